@@ -1,0 +1,199 @@
+"""The one contract every Stolik game engine follows.
+
+An engine is pure rules: no discord, no I/O, no wall clock, no global ``random``.
+A state is a plain ``dict`` that survives ``json.dumps``/``json.loads`` unchanged;
+all chance comes from :func:`rng_for`, seeded by ``state["seed"]`` and a draw counter
+kept in the state, so the same seed and action list always give the same game.
+
+Seats are ``0..players-1``. Actions have two spellings (like UCI and SAN in chess):
+a compact *code* (``str``, no more than :data:`MAX_ACTION_CODE` characters, used in
+button ids, the action log and tests) and a readable description given as a
+translation key plus parameters (:meth:`Game.describe`), rendered by the host in
+the player's language.
+
+Text never lives in an engine: errors, score lines and events carry a key and
+parameters; ``session/locales/*.json`` holds the words.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+State = dict[str, Any]
+View = dict[str, Any]
+Event = dict[str, Any]
+
+#: Longest action code; keeps ``stolik:<session>:<version>:<code>`` under Discord's 100.
+MAX_ACTION_CODE = 60
+
+
+class GameError(ValueError):
+    """A move or input that breaks a rule. ``key`` is a translation key, ``params`` its values.
+
+    ``str(error)`` is an English fallback so logs and tests stay readable.
+    """
+
+    def __init__(self, key: str, message: str = "", **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(message or key)
+
+
+class MalformedAction(GameError):
+    """The action code cannot be parsed at all."""
+
+
+class IllegalAction(GameError):
+    """The action is well formed but a rule forbids it now; ``key`` names the rule."""
+
+
+class NotYourTurn(GameError):
+    """The seat may not act now."""
+
+
+class BadOptions(GameError):
+    """Setup options (player count, variants) are not allowed."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named rules variant that can be switched on at setup."""
+
+    name: str
+    #: player counts the variant allows; empty = every count the game allows
+    players: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    id: str
+    min_players: int
+    max_players: int
+    variants: tuple[Variant, ...] = ()
+    #: several seats may act at once (secret simultaneous picks)
+    simultaneous: bool = False
+    #: some of a seat's view is private (hands): the host offers DMs and a "my hand" button
+    hidden_information: bool = False
+    #: ``../shared/rules`` file this engine follows, for people reading the code
+    rulebook: str = ""
+
+
+@dataclass
+class ScoreLine:
+    """One line of a score breakdown: ``points`` for a reason named by ``key``."""
+
+    key: str
+    points: int
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """Rules of one game. Methods never mutate the state they are given."""
+
+    meta: GameMeta
+
+    # --- setup -------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """A new game. ``options`` is ``{"variants": [names...]}`` plus game-specific keys.
+
+        Raises :class:`BadOptions` for a player count or variant the game does not allow.
+        """
+
+    # --- whose move, which moves --------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: State) -> list[int]:
+        """Seats that must act now (several in a simultaneous phase); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        """Every legal action code for ``seat`` now; empty when the seat may not act."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        """The state after ``seat`` plays ``action`` and the public events it caused.
+
+        Raises :class:`NotYourTurn`, :class:`MalformedAction` or :class:`IllegalAction`
+        (naming the broken rule) and leaves ``state`` untouched. An event is a dict with
+        a ``"key"`` (translation key) and parameters; an event with ``"private_to": seat``
+        is for that seat only and never shown in the channel.
+        """
+
+    # --- what a seat may see --------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` may see; ``None`` is a spectator (public information only).
+
+        Private information of a seat sits under ``view["private"]`` (absent for spectators).
+        Renderers and channel messages are built from ``view(state, None)`` only.
+        """
+
+    # --- results ------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self, state: State) -> list[list[ScoreLine]]:
+        """Per seat, the score breakdown (current, or final when the game is over)."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool: ...
+
+    @abstractmethod
+    def ranking(self, state: State) -> list[list[int]]:
+        """Seats grouped by place, best first; a group of several is a shared place."""
+
+    # --- notation and descriptions ------------------------------------------------------
+    def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
+        """Readable spelling of ``action`` as (translation key, params)."""
+        return "action.generic", {"code": action}
+
+    def notation(self, state: State) -> str:
+        """One line that :meth:`load` turns back into exactly this state."""
+        return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def load(self, text: str) -> State:
+        return json.loads(text)
+
+    # --- computer player ----------------------------------------------------------------
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+        """A move for a computer player (random legal by default; games may do better)."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    # --- helpers shared by engines ------------------------------------------------------
+    def totals(self, state: State) -> list[int]:
+        return [sum(line.points for line in lines) for lines in self.scores(state)]
+
+
+def rng_for(state: State) -> random.Random:
+    """A generator for the next chance event, advancing ``state["rng_draws"]``.
+
+    Seeded from the stored seed and a counter, so a state loaded from JSON continues with
+    exactly the draws it would have had. The caller must own ``state`` (a copy).
+    """
+    draws = state.get("rng_draws", 0)
+    state["rng_draws"] = draws + 1
+    return random.Random(f"{state['seed']}/{draws}")
+
+
+def check_players(meta: GameMeta, players: int, variants: list[str]) -> None:
+    """Reject a player count or variant the game does not allow (shared by every setup)."""
+    if not meta.min_players <= players <= meta.max_players:
+        raise BadOptions(
+            "error.players_range",
+            f"{meta.id} is for {meta.min_players}-{meta.max_players} players, not {players}",
+            game=meta.id, min=meta.min_players, max=meta.max_players, players=players,
+        )
+    known = {v.name: v for v in meta.variants}
+    for name in variants:
+        if name not in known:
+            raise BadOptions(
+                "error.unknown_variant", f"unknown variant {name!r}",
+                variant=name, known=", ".join(known) or "-",
+            )
+        if known[name].players and players not in known[name].players:
+            raise BadOptions(
+                "error.variant_players", f"variant {name} is not for {players} players",
+                variant=name, players=players,
+            )
