@@ -35,9 +35,14 @@ def language(locale: str | None) -> str:
     return base if base in LANGUAGES else DEFAULT
 
 
+def lookup(lang: str, key: str) -> str | None:
+    """The raw template for ``key`` (English fallback), or None when no language has it."""
+    return catalog(language(lang)).get(key) or catalog(DEFAULT).get(key)
+
+
 def t(lang: str, key: str, **params: Any) -> str:
     """The text for ``key`` in ``lang``, formatted with ``params``."""
-    template = catalog(language(lang)).get(key) or catalog(DEFAULT).get(key)
+    template = lookup(lang, key)
     if template is None:
         return key if not params else f"{key} {params}"
     try:

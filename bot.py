@@ -1,0 +1,90 @@
+"""Stolik, the Discord bot: ``python bot.py`` (token from DISCORD_TOKEN or .env), or
+``python bot.py --demo kingdomino --players 4`` to watch computer players play offline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
+DEFAULT_DB = "stolik.sqlite3"
+
+
+def load_dotenv(path: Path = Path(".env")) -> None:
+    """KEY=value lines from .env into the environment (already-set variables win)."""
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
+
+
+def make_bot(db_path: str, sync_guild: int | None):
+    import discord
+    from discord.ext import commands
+
+    from cogs.host import Host
+    from cogs.translator import CatalogTranslator
+    from db import Database
+    from session.service import Sessions
+
+    class StolikBot(commands.Bot):
+        async def setup_hook(self) -> None:
+            self.db = await Database(db_path).open()
+            self.sessions = Sessions(self.db)
+            self.host = Host(self, self.sessions)
+            await self.tree.set_translator(CatalogTranslator())
+            for extension in EXTENSIONS:
+                await self.load_extension(extension)
+            guild = discord.Object(sync_guild) if sync_guild else None
+            if guild:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            logging.info("synced %d commands%s", len(synced), f" to guild {sync_guild}" if guild else "")
+
+        async def close(self) -> None:
+            await super().close()
+            await self.db.close()
+
+    return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Stolik: board games in Discord.")
+    parser.add_argument("--demo", metavar="GAME", help="play a whole game offline between computer players")
+    parser.add_argument("--players", type=int, default=None, help="demo: number of players")
+    parser.add_argument("--variants", default="", help="demo: variants, comma-separated")
+    parser.add_argument("--seed", type=int, default=None, help="demo: seed for a repeatable game")
+    parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
+    parser.add_argument("--db", default=None, help=f"SQLite file (default: $STOLIK_DB or {DEFAULT_DB})")
+    args = parser.parse_args(argv)
+    load_dotenv()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    db_path = args.db or os.environ.get("STOLIK_DB") or DEFAULT_DB
+
+    if args.demo:
+        from session.demo import run_demo
+
+        return asyncio.run(run_demo(args.demo, players=args.players, variants=args.variants,
+                                    seed=args.seed, out=Path(args.out), db_path=args.db))
+
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print("Set DISCORD_TOKEN (in the environment or a .env file) to your bot's token "
+              "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
+        return 2
+    guild = os.environ.get("STOLIK_GUILD")
+    bot = make_bot(db_path, int(guild) if guild else None)
+    bot.run(token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Persistent buttons and menus. Their custom ids carry session and version, so a click on a
+message from before a restart still works (or is told it is stale) with no in-memory state."""
+
+from __future__ import annotations
+
+import discord
+from discord.ext import commands
+
+from cogs.host import Host, answer_error, lang_of, message_kwargs
+from engines.base import GameError
+from session import ids, present
+from session.i18n import t
+from session.service import SessionError
+
+BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"
+SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:"
+
+
+def _host(interaction: discord.Interaction) -> Host:
+    return interaction.client.host  # type: ignore[attr-defined]
+
+
+async def route(interaction: discord.Interaction, custom_id: str, value: str | None) -> None:
+    """Handle one click; every path answers or defers at once (Discord allows 3 seconds)."""
+    parsed = ids.parse(custom_id)
+    if parsed is not None and parsed.kind == "select" and value is not None:
+        kind, _, payload = value.partition(":")
+        parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
+                            parsed.version, payload)
+    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby"):
+        await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
+        return
+    try:
+        if parsed.kind == "act":
+            await _act(interaction, parsed)
+        elif parsed.kind == "pick":
+            await _pick(interaction, parsed)
+        elif parsed.kind == "hand":
+            await _hand(interaction, parsed)
+        else:
+            await _lobby(interaction, parsed)
+    except GameError as error:
+        await answer_error(interaction, error)
+
+
+def _is_ephemeral(interaction: discord.Interaction) -> bool:
+    message = interaction.message
+    return bool(message is not None and message.flags.ephemeral)
+
+
+async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer()
+    outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
+                                      parsed.version)
+    if _is_ephemeral(interaction):
+        await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
+                                                 view=None)
+    await host.publish(outcome)
+
+
+async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """One step of the move picker, shown only to the clicking player."""
+    host = _host(interaction)
+    lang = lang_of(interaction)
+    row, _seat, codes = await host.sessions.legal(parsed.session_id, interaction.user.id)
+    if parsed.version != row.version:
+        raise SessionError("error.stale", "this move is no longer available")
+    if not codes:
+        raise SessionError("error.not_your_move", "it is not your move")
+    state = await host.sessions.state(row)
+    rows = present.picker_rows(row, state, codes, parsed.payload, lang)
+    spec = present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
+    kwargs = message_kwargs(spec)
+    if _is_ephemeral(interaction):
+        await interaction.response.edit_message(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs, ephemeral=True)
+
+
+async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """'My hand': a fresh private view every time (ephemeral messages cannot be re-sent)."""
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    row = await host.sessions.session(parsed.session_id)
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        raise SessionError("error.not_a_player", "you are not playing in this game")
+    state = await host.sessions.state(row)
+    spec = await present.hand_message(row, state, seat, lang_of(interaction))
+    await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+
+
+async def _lobby(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    row = await host.sessions.session(parsed.session_id)
+    user = interaction.user
+    await interaction.response.defer()
+    if parsed.payload == "join":
+        outcome = await host.sessions.join(row.channel_id, user.id, user.display_name)
+    elif parsed.payload == "start":
+        outcome = await host.sessions.start(row.channel_id, user.id)
+    elif parsed.payload == "leave":
+        outcome = await host.sessions.leave(row.channel_id, user.id)
+    else:
+        raise SessionError("error.bad_component", "unknown button")
+    await host.publish(outcome)
+
+
+class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+        return cls(item.custom_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await route(interaction, self.item.custom_id, None)
+
+
+class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Select(custom_id=custom_id,
+                                           options=[discord.SelectOption(label="·")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+        return cls(item.custom_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or [""]
+        await route(interaction, self.item.custom_id, values[0])
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(StolikButton, StolikSelect)

@@ -1,0 +1,285 @@
+"""``/game``: the lifecycle commands every game shares. Thin: parse, call the session layer,
+send what it returns."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from cogs.host import Host, answer_error, lang_of, message_kwargs
+from engines.base import GameError
+from session import present
+from session.i18n import t
+from session.service import SessionError, parse_variants
+
+GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in engines.available()]
+
+
+def host_of(interaction: discord.Interaction) -> Host:
+    return interaction.client.host  # type: ignore[attr-defined]
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_channels)
+
+
+async def play(interaction: discord.Interaction, code: str) -> None:
+    """Play a move typed in a slash command, in this channel's game."""
+    host = host_of(interaction)
+    lang = lang_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        row = await host.sessions.in_channel(interaction.channel_id or 0)
+        before = await host.sessions.state(row) if row.state_json else None
+        outcome = await host.sessions.act(row.id, interaction.user.id, code.strip())
+    except GameError as error:
+        await answer_error(interaction, error)
+        return
+    done = present.describe(row, before or {}, code.strip(), lang)
+    await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
+    await host.publish(outcome)
+
+
+async def legal_choices(
+    interaction: discord.Interaction, current: str, verbs: tuple[str, ...] = ()
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: only the legal moves of the user's seat, filtered by what was typed."""
+    host = host_of(interaction)
+    try:
+        row = await host.sessions.in_channel(interaction.channel_id or 0)
+        row, _seat, codes = await host.sessions.legal(row.id, interaction.user.id)
+        state = await host.sessions.state(row)
+    except GameError:
+        return []
+    lang = lang_of(interaction)
+    typed = current.strip().lower()
+    out = []
+    for code in codes:
+        if verbs and code.split()[0] not in verbs:
+            continue
+        label = present.describe(row, state, code, lang)
+        if typed and typed not in code.lower() and typed not in label.lower():
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=code))
+        if len(out) == 25:
+            break
+    return out
+
+
+class GameCog(commands.GroupCog, group_name="game", group_description="Board games in this channel"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new", description="Open a new game in this channel")
+    @app_commands.describe(game="Which game", players="How many seats (default: as many as the game allows)",
+                           variants="Variants, comma-separated")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: discord.Interaction, game: str,
+                  players: app_commands.Range[int, 1, 6] | None = None,
+                  variants: str | None = None) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = language_of_channel(interaction)
+        try:
+            outcome = await host.sessions.new(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+                game_id=game, user_id=interaction.user.id, name=interaction.user.display_name,
+                players=players, variants=variants, lang=lang,
+            )
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(t(lang_of(interaction), "ui.created"), ephemeral=True)
+        await host.publish(outcome)
+
+    @new.autocomplete("variants")
+    async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
+        game_id = getattr(interaction.namespace, "game", None)
+        try:
+            meta = engines.get(game_id).meta
+        except (KeyError, ModuleNotFoundError):
+            return []
+        chosen = parse_variants(current.rsplit(",", 1)[0]) if "," in current else []
+        lang = lang_of(interaction)
+        out = []
+        for variant in meta.variants:
+            if variant.name in chosen:
+                continue
+            value = ", ".join([*chosen, variant.name])
+            name = t(lang, f"{meta.id}.variant.{variant.name}")
+            out.append(app_commands.Choice(name=f"{value} — {name}"[:100], value=value))
+        return out[:25]
+
+    async def _lobby(self, interaction: discord.Interaction, action: str) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = interaction.user
+        channel_id = interaction.channel_id or 0
+        try:
+            if action == "join":
+                outcome = await host.sessions.join(channel_id, user.id, user.display_name)
+            elif action == "addbot":
+                row = await host.sessions.in_channel(channel_id)
+                if row.creator_id != user.id:
+                    raise SessionError("error.only_creator_addbot",
+                                       "only the creator can add computer players")
+                name = t(row.lang, "ui.computer_name", n=len(row.seats) + 1)
+                outcome = await host.sessions.join(channel_id, None, name)
+            elif action == "leave":
+                outcome = await host.sessions.leave(channel_id, user.id)
+            else:
+                outcome = await host.sessions.start(channel_id, user.id)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(t(lang_of(interaction), "ui.done"), ephemeral=True)
+        await host.publish(outcome)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's game")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, "join")
+
+    @app_commands.command(name="addbot", description="Add a computer player (creator only)")
+    async def addbot(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, "addbot")
+
+    @app_commands.command(name="leave", description="Leave the game before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, "leave")
+
+    @app_commands.command(name="start", description="Start with the players seated (creator only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, "start")
+
+    @app_commands.command(name="play", description="Play a move (the list shows only legal moves)")
+    @app_commands.describe(action="Your move")
+    async def play_cmd(self, interaction: discord.Interaction, action: str) -> None:
+        await play(interaction, action)
+
+    @play_cmd.autocomplete("action")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await legal_choices(interaction, current)
+
+    @app_commands.command(name="hand", description="Show your private hand (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            seat = row.seat_of(interaction.user.id)
+            if seat is None:
+                raise SessionError("error.not_a_player", "you are not playing in this game")
+            state = await host.sessions.state(row)
+            spec = await present.hand_message(row, state, seat, lang_of(interaction))
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+
+    @app_commands.command(name="status", description="Whose move it is and the scores")
+    async def status(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            content = await status_text(host, row, lang)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(content, ephemeral=True)
+
+    @app_commands.command(name="board", description="Post the current board image here")
+    async def board(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(thinking=True)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            if row.status == "lobby":
+                spec = present.lobby_message(row, [], lang_of(interaction))
+            else:
+                state = await host.sessions.state(row)
+                spec = await present.turn_message(row, state, [], lang_of(interaction))
+                spec.rows = []  # the live buttons stay on the turn message
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(**message_kwargs(spec))
+
+    @app_commands.command(name="abandon", description="End this channel's game now (recorded)")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            outcome = await host.sessions.abandon(interaction.channel_id or 0, interaction.user.id,
+                                                  can_manage=can_manage(interaction))
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(t(lang_of(interaction), "ui.done"), ephemeral=True)
+        await host.publish(outcome)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="Which game (default: the one in this channel)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        if game is None:
+            row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
+            game = row.game_id if row else None
+        if game is None:
+            await interaction.response.send_message(t(lang, "ui.rules_which"), ephemeral=True)
+            return
+        await interaction.response.send_message(t(lang, f"{game}.rules")[:2000], ephemeral=True)
+
+    @app_commands.command(name="history", description="Recent finished games in this channel")
+    async def history(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        rows = await host.sessions.history(interaction.channel_id or 0)
+        await interaction.response.send_message(history_text(rows, lang), ephemeral=True)
+
+
+def language_of_channel(interaction: discord.Interaction) -> str:
+    """Public posts use the server's language (Discord's guild locale), else the user's."""
+    from session.i18n import language
+
+    locale = interaction.guild_locale or interaction.locale
+    return language(str(locale) if locale else None)
+
+
+async def status_text(host: Host, row, lang: str) -> str:
+    if row.status == "lobby":
+        return present.lobby_message(row, [], lang).content
+    state = await host.sessions.state(row)
+    game = engines.get(row.game_id)
+    who = ", ".join(row.seats[s].name for s in game.to_act(state))
+    return "\n".join([
+        t(lang, "ui.status", game=t(lang, f"game.{row.game_id}"), id=row.id, moves=row.version),
+        t(lang, "ui.to_move", players=who),
+        present.scores_line(row, game.totals(state), lang),
+    ])
+
+
+def history_text(rows, lang: str) -> str:
+    if not rows:
+        return t(lang, "ui.history_empty")
+    lines = [t(lang, "ui.history_title")]
+    for row in rows:
+        result = row.result or {}
+        ranking = result.get("ranking") or []
+        totals = result.get("totals") or []
+        winners = ", ".join(row.seats[s].name for s in ranking[0]) if ranking else "-"
+        scores = " · ".join(f"{s.name} {totals[s.seat]}" for s in row.seats if s.seat < len(totals))
+        status = t(lang, f"ui.status_{row.status}")
+        lines.append(t(lang, "ui.history_line", game=t(lang, f"game.{row.game_id}"),
+                       date=(row.finished_at or "")[:10], status=status, winners=winners,
+                       scores=scores or "-"))
+    return "\n".join(lines)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,147 @@
+"""Discord glue shared by the cogs: turn message specs into messages, publish turns, DM hands.
+
+Nothing here decides game matters; it sends what the session layer and presenter return.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engines.base import GameError
+from session import present
+from session.i18n import language, t
+from session.present import ButtonSpec, MessageSpec, SelectSpec
+from session.service import Outcome, Sessions
+
+if TYPE_CHECKING:
+    from db.store import SessionRow
+
+log = logging.getLogger(__name__)
+
+#: Discord's JSON error code for "Cannot send messages to this user" (DMs closed)
+CANNOT_DM = 50007
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    return language(str(interaction.locale) if interaction.locale else None)
+
+
+def to_view(spec: MessageSpec) -> discord.ui.View | None:
+    """Persistent components (timeout=None); their clicks are routed by custom_id."""
+    if not spec.rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_number, row in enumerate(spec.rows):
+        for item in row:
+            if isinstance(item, ButtonSpec):
+                view.add_item(discord.ui.Button(
+                    label=item.label, custom_id=item.custom_id, style=_STYLES[item.style],
+                    row=row_number,
+                ))
+            elif isinstance(item, SelectSpec):
+                view.add_item(discord.ui.Select(
+                    custom_id=item.custom_id, placeholder=item.placeholder, row=row_number,
+                    options=[discord.SelectOption(label=label, value=value)
+                             for label, value in item.options],
+                ))
+    return view
+
+
+def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": spec.content}
+    view = to_view(spec)
+    if view is not None:
+        kwargs["view"] = view
+    if spec.image is not None:
+        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename)
+    return kwargs
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)
+
+
+async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
+    """An error goes only to the user who caused it (ephemeral), in their language."""
+    lang = lang_of(interaction)
+    message = t(lang, error.key, **error.params)
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+class Host:
+    """Publishes outcomes to Discord. One per bot; the cogs share it."""
+
+    def __init__(self, client: discord.Client, sessions: Sessions) -> None:
+        self.client = client
+        self.sessions = sessions
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable:
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(channel_id)
+        return channel  # type: ignore[return-value]
+
+    async def publish(self, outcome: Outcome) -> None:
+        """After a change: post the lobby or a fresh board in the channel, then private hands."""
+        row = outcome.session
+        channel = await self.channel(row.channel_id)
+        if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
+            await channel.send(**message_kwargs(present.lobby_message(row, outcome.notices,
+                                                                      row.lang)))
+            return
+        state = await self.sessions.state(row)
+        spec = await present.turn_message(row, state, outcome.notices, row.lang)
+        await self._retire_turn_message(channel, row)
+        message = await channel.send(**message_kwargs(spec))
+        await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
+        if row.status == "active":
+            await self.send_hands(row, outcome.private_seats, channel)
+
+    async def _retire_turn_message(self, channel: Any, row: SessionRow) -> None:
+        """Take the buttons off the previous turn message, so only the newest one is live."""
+        if not row.turn_message_id:
+            return
+        try:
+            await channel.get_partial_message(row.turn_message_id).edit(view=None)
+        except discord.HTTPException:
+            log.info("turn message %s of session %s is gone", row.turn_message_id, row.id)
+
+    async def send_hands(self, row: SessionRow, seats: list[int], channel: Any) -> None:
+        """DM each seat its private view; closed DMs fall back to the channel's button."""
+        state = await self.sessions.state(row)
+        closed: list[str] = []
+        for seat in seats:
+            user_id = row.seats[seat].user_id
+            if user_id is None:
+                continue
+            if not await self.sessions.may_dm(user_id):
+                closed.append(f"<@{user_id}>")
+                continue
+            spec = await present.hand_message(row, state, seat, row.lang)
+            try:
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                await user.send(**message_kwargs(spec))
+            except discord.Forbidden as exc:
+                if getattr(exc, "code", None) == CANNOT_DM:
+                    await self.sessions.dm_refused(user_id)
+                closed.append(f"<@{user_id}>")
+            except discord.HTTPException:
+                log.warning("DM to %s failed", user_id)
+                closed.append(f"<@{user_id}>")
+        if closed:
+            await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)))

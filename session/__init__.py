@@ -1,0 +1,1 @@
+"""Discord-free session layer: lifecycle, persistence, move picking, text and messages."""

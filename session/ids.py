@@ -1,0 +1,66 @@
+"""Custom ids of persistent components: ``sk:<session>:<version>:<kind>:<payload>``.
+
+The version is the number of actions the session had when the component was sent; a click
+with an older version is stale and changes nothing. Ids stay under Discord's 100 characters
+because action codes are at most 60 (``engines.base.MAX_ACTION_CODE``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PATTERN = r"sk:(?P<sid>[0-9]+):(?P<rest>.*)"
+_PARSE = re.compile(PATTERN)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    session_id: int
+    kind: str  # act | pick | select | hand | lobby
+    version: int | None
+    payload: str
+
+
+def act(session_id: int, version: int, code: str) -> str:
+    return f"sk:{session_id}:{version}:a:{code}"
+
+
+def pick(session_id: int, version: int, prefix: str) -> str:
+    return f"sk:{session_id}:{version}:p:{prefix}"
+
+
+def select(session_id: int, version: int) -> str:
+    return f"sk:{session_id}:{version}:s:"
+
+
+def select_value(value: str, complete: bool) -> str:
+    return ("a:" if complete else "p:") + value
+
+
+def hand(session_id: int) -> str:
+    return f"sk:{session_id}:h"
+
+
+def lobby(session_id: int, what: str) -> str:
+    return f"sk:{session_id}:l:{what}"
+
+
+_KINDS = {"a": "act", "p": "pick", "s": "select"}
+
+
+def parse(custom_id: str) -> Parsed | None:
+    """Parse an id; None for anything that is not ours or is malformed."""
+    match = _PARSE.fullmatch(custom_id)
+    if not match:
+        return None
+    sid, rest = int(match["sid"]), match["rest"]
+    if rest == "h":
+        return Parsed(sid, "hand", None, "")
+    if rest.startswith("l:"):
+        return Parsed(sid, "lobby", None, rest[2:])
+    version, sep, tail = rest.partition(":")
+    kind, sep2, payload = tail.partition(":")
+    if not (sep and sep2 and version.isdigit() and kind in _KINDS):
+        return None
+    return Parsed(sid, _KINDS[kind], int(version), payload)

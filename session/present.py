@@ -1,0 +1,215 @@
+"""Messages as plain data: what to show for a session, in one language, with no Discord types.
+
+The cogs turn a :class:`MessageSpec` into a Discord message (file + buttons). Everything
+public here is built from the spectator view; private views only go to their own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+import render
+from db.store import SessionRow
+from session import ids
+from session.i18n import lookup, t
+from session.picker import MENU_SIZE, Choice, step
+from session.service import Notice
+
+#: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
+MAX_BUTTONS = 20
+#: Discord caps message content at 2000 characters
+MAX_CONTENT = 2000
+
+
+@dataclass
+class ButtonSpec:
+    custom_id: str
+    label: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass
+class SelectSpec:
+    custom_id: str
+    placeholder: str
+    options: list[tuple[str, str]]  # (label, value)
+
+
+@dataclass
+class MessageSpec:
+    content: str
+    image: bytes | None = None
+    filename: str = "board.png"
+    rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
+
+
+def names(row: SessionRow) -> list[str]:
+    return [seat.name for seat in row.seats]
+
+
+def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
+    if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
+            and isinstance(value[1], dict):
+        return text(game_id, lang, row, value[0], value[1])
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_param_text(game_id, lang, row, key, v)) for v in value)
+    if isinstance(value, str):
+        term = lookup(lang, f"game.{value}" if key == "game" else f"{game_id}.term.{value}")
+        return term if term is not None else value
+    return value
+
+
+def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, Any]) -> str:
+    """Translate ``key`` with params made readable: seats become names, terms are translated."""
+    shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
+    seat = params.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(row.seats):
+        shown["player"] = row.seats[seat].name
+    return t(lang, key, **shown)
+
+
+def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
+    key, params = engines.get(row.game_id).describe(state, code)
+    return text(row.game_id, lang, row, key, params)
+
+
+def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: str) -> str:
+    if choice.complete:
+        label = describe(row, state, choice.value, lang)
+    else:
+        label = lookup(lang, f"{row.game_id}.verb.{choice.label}") or choice.label
+    return label[:80]
+
+
+def picker_rows(
+    row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str
+) -> list[list[ButtonSpec | SelectSpec]]:
+    """The components for one step of choosing a move (buttons, or a menu when many)."""
+    current = step(codes, prefix)
+    choices = current.choices[:MENU_SIZE]
+    if not choices:
+        return []
+    if len(choices) <= MAX_BUTTONS:
+        buttons = [
+            ButtonSpec(
+                ids.act(row.id, row.version, c.value) if c.complete
+                else ids.pick(row.id, row.version, c.value),
+                choice_label(row, state, c, lang),
+                "primary" if c.complete else "secondary",
+            )
+            for c in choices
+        ]
+        return [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+    options = [
+        (choice_label(row, state, c, lang), ids.select_value(c.value, c.complete))
+        for c in choices
+    ]
+    return [[SelectSpec(ids.select(row.id, row.version), t(lang, "ui.choose"), options)]]
+
+
+def scores_line(row: SessionRow, totals: list[int], lang: str) -> str:
+    return t(lang, "ui.scores", scores=" · ".join(
+        f"{seat.name} {total}" for seat, total in zip(row.seats, totals, strict=False)))
+
+
+async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes:
+    """Render off the event loop: Pillow work must not stall the bot's heartbeat."""
+    return await asyncio.to_thread(render.board_png, row.game_id, view, names=names(row), lang=lang)
+
+
+def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]:
+    return [text(row.game_id, lang, row, n.key, n.params) for n in notices]
+
+
+def _clip(lines: list[str]) -> str:
+    content = "\n".join(line for line in lines if line)
+    if len(content) > MAX_CONTENT:
+        content = "…" + content[-(MAX_CONTENT - 1):]
+    return content
+
+
+def turn_rows(
+    row: SessionRow, state: dict[str, Any], to_act: list[int], lang: str
+) -> list[list[ButtonSpec | SelectSpec]]:
+    """Components of the channel's turn message. Only public choices appear inline."""
+    game = engines.get(row.game_id)
+    tools: list[ButtonSpec | SelectSpec] = []
+    rows: list[list[ButtonSpec | SelectSpec]] = []
+    if game.meta.hidden_information or len(to_act) != 1:
+        tools.append(ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"), "primary"))
+    else:
+        rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang)[:4]
+    if game.meta.hidden_information:
+        tools.append(ButtonSpec(ids.hand(row.id), t(lang, "ui.my_hand")))
+    return rows + ([tools] if tools else [])
+
+
+async def turn_message(
+    row: SessionRow, state: dict[str, Any], notices: list[Notice], lang: str
+) -> MessageSpec:
+    """The message posted in the channel after every turn: board image, news, whose move."""
+    game = engines.get(row.game_id)
+    view = game.view(state, None)
+    lines = notices_text(row, notices, lang)
+    totals = game.totals(state)
+    if row.status == "active":
+        to_act = game.to_act(state)
+        who = ", ".join(row.seats[s].name + ("" if row.seats[s].user_id is None
+                                             else f" (<@{row.seats[s].user_id}>)")
+                        for s in to_act)
+        lines.append(t(lang, "ui.to_move", players=who))
+        lines.append(scores_line(row, totals, lang))
+        rows = turn_rows(row, state, to_act, lang)
+    else:
+        lines.extend(final_lines(row, lang))
+        rows = []
+    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows)
+
+
+def final_lines(row: SessionRow, lang: str) -> list[str]:
+    """Final results: places, totals and each seat's score breakdown."""
+    if not row.result:
+        return [t(lang, "ui.ended_no_result")]
+    result = row.result
+    lines = [t(lang, "ui.final_results" if row.status == "finished" else "ui.abandoned_results")]
+    for place, group in enumerate(result["ranking"], start=1):
+        for seat in group:
+            lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
+                           total=result["totals"][seat],
+                           shared=t(lang, "ui.shared") if len(group) > 1 else ""))
+            for key, points, params in result["breakdown"][seat]:
+                lines.append("  · " + text(row.game_id, lang, row, key, params)
+                             + f" = {points}")
+    return lines
+
+
+def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
+    lines = notices_text(row, notices, lang)
+    variants = ", ".join(row.options.get("variants", [])) or "-"
+    lines.append(t(lang, "ui.lobby", game=t(lang, f"game.{row.game_id}"),
+                   seated=", ".join(names(row)), count=len(row.seats), players=row.players,
+                   variants=variants))
+    rows: list[list[ButtonSpec | SelectSpec]] = []
+    if row.status == "lobby":
+        rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
+                 ButtonSpec(ids.lobby(row.id, "start"), t(lang, "ui.start"), "primary"),
+                 ButtonSpec(ids.lobby(row.id, "leave"), t(lang, "ui.leave"), "secondary")]]
+    return MessageSpec(_clip(lines), rows=rows)
+
+
+async def hand_message(
+    row: SessionRow, state: dict[str, Any], seat: int, lang: str
+) -> MessageSpec:
+    """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
+    state_view = engines.get(row.game_id).view(state, seat)
+    image = await asyncio.to_thread(
+        render.hand_png, row.game_id, state_view, names=names(row), lang=lang
+    )
+    content = t(lang, "ui.your_hand", game=t(lang, f"game.{row.game_id}"), channel=row.channel_id)
+    return MessageSpec(content, image, filename="hand.png",
+                       rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
+                                         "primary")]])
+

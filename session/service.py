@@ -1,0 +1,365 @@
+"""The session layer: game lifecycle, seats, turns and persistence, with no Discord in it.
+
+Every accepted action is written to the log together with the new state in one transaction
+*before* the caller is answered; a per-session lock keeps two clicks from interleaving; the
+state version travels on every button so a stale click changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import engines
+from db.database import Database
+from db.store import ChannelBusy, SessionRow, Store
+from engines.base import BadOptions, Game, GameError, State
+
+log = logging.getLogger(__name__)
+
+#: how long a refused DM (Discord error 50007) keeps us from trying that user again
+DM_RETRY_AFTER = timedelta(hours=6)
+
+
+class SessionError(GameError):
+    """A request the session layer refuses (no game here, not your seat, stale button...)."""
+
+
+@dataclass
+class Notice:
+    """One public line for the channel: a translation key and its parameters."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """What changed, for the host to show: the session after the change and public notices."""
+
+    session: SessionRow
+    notices: list[Notice] = field(default_factory=list)
+    board_changed: bool = False
+    #: seats whose private view changed (send them their hand)
+    private_seats: list[int] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.session.status in ("finished", "abandoned")
+
+
+def parse_variants(text: str | None) -> list[str]:
+    """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
+    names: list[str] = []
+    for part in (text or "").replace(";", ",").split(","):
+        name = "_".join(part.strip().lower().replace("-", " ").split())
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def default_players(game: Game, variants: list[str]) -> int:
+    """Seats to open when none were asked for: the most the game and its variants allow."""
+    counts = set(range(game.meta.min_players, game.meta.max_players + 1))
+    for variant in game.meta.variants:
+        if variant.name in variants and variant.players:
+            counts &= set(variant.players)
+    return max(counts, default=game.meta.max_players)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Sessions:
+    """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.db = db
+        self.store = Store(db)
+        self.clock = clock
+        self.seed_source = seed_source
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: dict[int, tuple[int, State]] = {}  # session id -> (version, state)
+
+    def _now(self) -> str:
+        return self.clock().isoformat()
+
+    # --- loading -----------------------------------------------------------------------
+    async def session(self, session_id: int) -> SessionRow:
+        row = await self.store.get(session_id)
+        if row is None:
+            raise SessionError("error.no_such_session", f"no session {session_id}", id=session_id)
+        return row
+
+    async def in_channel(self, channel_id: int) -> SessionRow:
+        row = await self.store.open_in_channel(channel_id)
+        if row is None:
+            raise SessionError("error.no_game_here", "no game in this channel")
+        return row
+
+    async def state(self, row: SessionRow) -> State:
+        """The engine state of an active or ended session, rebuilt from the log if damaged."""
+        cached = self._states.get(row.id)
+        if cached and cached[0] == row.version:
+            return cached[1]
+        if row.state_json is None:
+            raise SessionError("error.not_started", "the game has not started yet")
+        try:
+            state = json.loads(row.state_json)
+            if not isinstance(state, dict):
+                raise ValueError("state is not an object")
+        except ValueError:
+            # a damaged row never loses the game: seed + action log rebuild it exactly
+            log.warning("session %s: stored state unreadable, replaying the log", row.id)
+            state = await self.replay(row)
+        self._states[row.id] = (row.version, state)
+        return state
+
+    async def replay(self, row: SessionRow) -> State:
+        """Seed + action log -> state, exactly as the game was played."""
+        game = engines.get(row.game_id)
+        state = game.setup(row.players, row.options, row.seed)
+        for action in await self.store.actions(row.id):
+            state, _ = game.apply(state, action.seat, action.code)
+        return state
+
+    # --- lobby -------------------------------------------------------------------------
+    async def new(
+        self, *, guild_id: int | None, channel_id: int, game_id: str, user_id: int, name: str,
+        players: int | None = None, variants: str | None = None, lang: str = "en",
+    ) -> Outcome:
+        try:
+            game = engines.get(game_id)
+        except (KeyError, ModuleNotFoundError):
+            raise SessionError(
+                "error.unknown_game", f"unknown game {game_id!r}",
+                game=game_id, known=", ".join(engines.available()),
+            ) from None
+        options = {"variants": parse_variants(variants)}
+        wanted = players or default_players(game, options["variants"])
+        # validate now (players and variants), so a bad option is refused before anyone joins
+        try:
+            game.setup(wanted, options, 0)
+        except BadOptions as exc:
+            raise SessionError(exc.key, str(exc), **exc.params) from None
+        try:
+            session_id = await self.store.create(
+                guild_id=guild_id, channel_id=channel_id, game_id=game_id, creator_id=user_id,
+                creator_name=name, players=wanted, options=options, seed=self.seed_source(),
+                lang=lang, now=self._now(),
+            )
+        except ChannelBusy:
+            running = await self.store.open_in_channel(channel_id)
+            raise SessionError(
+                "error.channel_busy", "a game is already open in this channel",
+                game=running.game_id if running else "?",
+                id=running.id if running else 0,
+            ) from None
+        row = await self.session(session_id)
+        return Outcome(row, [Notice("notice.created", {"game": game_id, "player": name,
+                                                        "players": wanted})])
+
+    async def join(self, channel_id: int, user_id: int | None, name: str) -> Outcome:
+        """Take a seat (``user_id=None`` adds a computer player); a full lobby starts."""
+        row = await self.in_channel(channel_id)
+        async with self._locks[row.id]:
+            row = await self.session(row.id)
+            if row.status != "lobby":
+                raise SessionError("error.already_started", "the game has already started")
+            if user_id is not None and row.seat_of(user_id) is not None:
+                raise SessionError("error.already_joined", "you are already in this game")
+            if len(row.seats) >= row.players:
+                raise SessionError("error.lobby_full", "the game is full", players=row.players)
+            await self.store.add_seat(row.id, user_id, name, self._now())
+            row = await self.session(row.id)
+            notices = [Notice("notice.joined", {"player": name, "count": len(row.seats),
+                                                "players": row.players})]
+            if len(row.seats) == row.players:
+                return await self._start(row, notices)
+            return Outcome(row, notices)
+
+    async def leave(self, channel_id: int, user_id: int) -> Outcome:
+        row = await self.in_channel(channel_id)
+        async with self._locks[row.id]:
+            row = await self.session(row.id)
+            if row.status != "lobby":
+                raise SessionError("error.leave_started", "you cannot leave a game once it started")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise SessionError("error.not_a_player", "you are not in this game")
+            name = row.seats[seat].name
+            if user_id == row.creator_id:
+                await self.store.end(row.id, "abandoned", None, self._now())
+                return Outcome(await self.session(row.id), [Notice("notice.lobby_closed",
+                                                                   {"player": name})])
+            await self.store.remove_seat(row.id, seat, self._now())
+            return Outcome(await self.session(row.id), [Notice("notice.left", {"player": name})])
+
+    async def start(self, channel_id: int, user_id: int) -> Outcome:
+        row = await self.in_channel(channel_id)
+        async with self._locks[row.id]:
+            row = await self.session(row.id)
+            if row.status != "lobby":
+                raise SessionError("error.already_started", "the game has already started")
+            if user_id != row.creator_id:
+                raise SessionError("error.only_creator_starts", "only the creator can start")
+            return await self._start(row, [])
+
+    async def _start(self, row: SessionRow, notices: list[Notice]) -> Outcome:
+        game = engines.get(row.game_id)
+        try:
+            state = game.setup(len(row.seats), row.options, row.seed)
+        except BadOptions as exc:
+            raise SessionError(exc.key, str(exc), **exc.params) from None
+        await self.store.start(row.id, len(row.seats), json.dumps(state), self._now())
+        row = await self.session(row.id)
+        self._states[row.id] = (row.version, state)
+        notices.append(Notice("notice.started", {"game": row.game_id}))
+        outcome = Outcome(row, notices, board_changed=True,
+                          private_seats=self._human_seats(row, game))
+        return await self._run_computer_players(outcome)
+
+    # --- play --------------------------------------------------------------------------
+    async def act(
+        self, session_id: int, user_id: int, code: str, version: int | None = None
+    ) -> Outcome:
+        """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
+        async with self._locks[session_id]:
+            row = await self.session(session_id)
+            if row.status != "active":
+                raise SessionError("error.not_active", "this game is not running")
+            if version is not None and version != row.version:
+                raise SessionError("error.stale", "this move is no longer available")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise SessionError("error.not_a_player", "you are not playing in this game")
+            outcome = Outcome(row)
+            await self._apply(outcome, seat, user_id, code)
+            return await self._run_computer_players(outcome)
+
+    async def _apply(self, outcome: Outcome, seat: int, user_id: int | None, code: str) -> None:
+        """Apply, persist (one transaction), and record what changed in ``outcome``."""
+        row = outcome.session
+        game = engines.get(row.game_id)
+        state = await self.state(row)
+        new_state, events = game.apply(state, seat, code)  # raises GameError: nothing changes
+        over = game.is_over(new_state)
+        result = self.result(game, new_state) if over else None
+        await self.store.record_action(
+            session_id=row.id, n=row.version, seat=seat, user_id=user_id, code=code,
+            state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
+        )
+        key, params = game.describe(state, code)
+        outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
+        outcome.notices.extend(
+            Notice(e["key"], {k: v for k, v in e.items() if k not in ("key", "reveal")})
+            for e in events if "private_to" not in e
+        )
+        if game.meta.hidden_information:
+            for s in self._human_seats(row, game):
+                before, after = game.view(state, s), game.view(new_state, s)
+                if before.get("private") != after.get("private") and s not in outcome.private_seats:
+                    outcome.private_seats.append(s)
+        outcome.board_changed = True
+        outcome.session = await self.session(row.id)
+        self._states[row.id] = (outcome.session.version, new_state)
+
+    @staticmethod
+    def _human_seats(row: SessionRow, game: Game) -> list[int]:
+        if not game.meta.hidden_information:
+            return []
+        return [s.seat for s in row.seats if not s.is_bot]
+
+    async def _run_computer_players(self, outcome: Outcome) -> Outcome:
+        """Let computer seats move until a human must act or the game ends."""
+        game = engines.get(outcome.session.game_id)
+        while outcome.session.status == "active":
+            row = outcome.session
+            state = await self.state(row)
+            bots = [s for s in game.to_act(state) if row.seats[s].is_bot]
+            if not bots:
+                break
+            seat = bots[0]
+            # seeded per move, so a replay of the log needs no hidden generator state
+            rng = random.Random(f"{row.seed}/bot/{row.version}")
+            await self._apply(outcome, seat, None, game.bot_action(state, seat, rng))
+        return outcome
+
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool) -> Outcome:
+        row = await self.in_channel(channel_id)
+        async with self._locks[row.id]:
+            row = await self.session(row.id)
+            if user_id != row.creator_id and not can_manage:
+                raise SessionError("error.abandon_rights",
+                                   "only the creator or a channel manager can end the game")
+            result = None
+            if row.status == "active":
+                game = engines.get(row.game_id)
+                result = self.result(game, await self.state(row))
+            await self.store.end(row.id, "abandoned", result, self._now())
+            by = next((s.name for s in row.seats if s.user_id == user_id), str(user_id))
+            return Outcome(await self.session(row.id),
+                           [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
+
+    # --- reading for the host ----------------------------------------------------------
+    @staticmethod
+    def result(game: Game, state: State) -> dict[str, Any]:
+        scores = game.scores(state)
+        return {
+            "totals": [sum(line.points for line in lines) for lines in scores],
+            "ranking": game.ranking(state),
+            "breakdown": [[[line.key, line.points, line.params] for line in lines]
+                          for lines in scores],
+        }
+
+    async def legal(self, session_id: int, user_id: int) -> tuple[SessionRow, int, list[str]]:
+        """(session, seat, legal codes) for a user; empty when it is not their move."""
+        row = await self.session(session_id)
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise SessionError("error.not_a_player", "you are not playing in this game")
+        if row.status != "active":
+            return row, seat, []
+        return row, seat, engines.get(row.game_id).legal_actions(await self.state(row), seat)
+
+    async def view(self, row: SessionRow, seat: int | None = None) -> dict[str, Any]:
+        """A seat's view (``None``: the spectator view used for every public message)."""
+        return engines.get(row.game_id).view(await self.state(row), seat)
+
+    async def history(self, channel_id: int, limit: int = 5) -> list[SessionRow]:
+        return await self.store.ended_in_channel(channel_id, limit)
+
+    async def set_turn_message(self, session_id: int, message_id: int | None) -> None:
+        await self.store.set_turn_message(session_id, message_id)
+
+    # --- direct messages ---------------------------------------------------------------
+    async def may_dm(self, user_id: int) -> bool:
+        until = await self.store.dm_refused_until(user_id)
+        return until is None or until <= self._now()
+
+    async def dm_refused(self, user_id: int) -> None:
+        """Remember a refused DM so we do not retry blindly (it counts toward Discord's ban)."""
+        await self.store.set_dm_refused(user_id, (self.clock() + DM_RETRY_AFTER).isoformat())
+
+    async def dm_allowed(self, user_id: int) -> None:
+        await self.store.set_dm_refused(user_id, None)
+
+
+async def open_sessions(path: str) -> tuple[Database, Sessions]:
+    db = await Database(path).open()
+    return db, Sessions(db)
