@@ -1,0 +1,119 @@
+"""Counting prestige points (punkty prestiżu) and breaking ties.
+
+- A property (posiadłość) is a group of same-terrain squares connected by their sides; it
+  scores squares x crowns, so a property without crowns scores 0. Several properties of one
+  terrain score separately; the castle belongs to none.
+- The breakdown lists only properties that score (crowns > 0): a zero line per crownless
+  meadow would bury the lines that matter. Tie-break values still count every property.
+- Middle Kingdom (Królestwo Środka), ruling: +10 when the bounding box of the kingdom (castle
+  included) is centred on the castle, i.e. the castle is the middle cell of the box. For a
+  finished 5x5 (7x7) kingdom this is exactly "the castle is in the centre"; an unfinished
+  kingdom with holes or fewer rows still earns it when centred (the newer rules allow holes).
+- Harmony (Harmonia): +5 when the player discarded no domino, as the Polish rulebook defines
+  "ukończone"; in every mode this equals a full grid (see SOURCES.md).
+- Ranking: points, then the largest property in squares (with or without crowns), then most
+  crowns in the kingdom, else a shared place.
+- Dynasty ruling: totals of the three games decide; ties are broken by the *sum* over the three
+  games of each tie-break value (largest property, then crowns), else a shared place.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .data import CASTLE, EMPTY, LETTER_TERRAIN, TERRAIN_ICON
+from .geometry import bounding_box, castle_index, neighbours
+
+MIDDLE_KINGDOM_POINTS = 10
+HARMONY_POINTS = 5
+
+
+class Property(NamedTuple):
+    terrain: str  # one-letter code
+    squares: int
+    crowns: int
+
+    @property
+    def points(self) -> int:
+        return self.squares * self.crowns
+
+
+class Tally(NamedTuple):
+    """One kingdom's result in one game: points and the tie-break values."""
+
+    points: int
+    largest: int
+    crowns: int
+
+
+def properties(terrain: str, crowns: str, size: int) -> list[Property]:
+    """Every property of a kingdom, in order of its first cell (top-left first)."""
+    near_table = neighbours(size)
+    seen = bytearray(len(terrain))
+    out: list[Property] = []
+    for start, letter in enumerate(terrain):
+        if seen[start] or letter in (EMPTY, CASTLE):
+            continue
+        seen[start] = 1
+        stack = [start]
+        squares = crown_count = 0
+        while stack:
+            cell = stack.pop()
+            squares += 1
+            crown_count += ord(crowns[cell]) - 48
+            for k in near_table[cell]:
+                if not seen[k] and terrain[k] == letter:
+                    seen[k] = 1
+                    stack.append(k)
+        out.append(Property(letter, squares, crown_count))
+    return out
+
+
+def is_middle_kingdom(terrain: str, size: int) -> bool:
+    """The castle is the centre cell of the kingdom's bounding box."""
+    min_r, min_c, max_r, max_c = bounding_box(terrain, size)
+    middle = castle_index(size) // size
+    return min_r + max_r == 2 * middle and min_c + max_c == 2 * middle
+
+
+def kingdom_lines(
+    terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str]
+) -> list[tuple[str, int, dict]]:
+    """Score breakdown of one kingdom as ``(key, points, params)`` lines."""
+    lines: list[tuple[str, int, dict]] = []
+    for prop in properties(terrain, crowns, size):
+        if prop.crowns:
+            name = LETTER_TERRAIN[prop.terrain]
+            lines.append((
+                "kingdomino.score.property", prop.points,
+                {"terrain": name, "icon": TERRAIN_ICON[name],
+                 "squares": prop.squares, "crowns": prop.crowns},
+            ))
+    if "middle_kingdom" in variants and is_middle_kingdom(terrain, size):
+        lines.append(("kingdomino.score.middle_kingdom", MIDDLE_KINGDOM_POINTS, {}))
+    if "harmony" in variants and discarded == 0:
+        lines.append(("kingdomino.score.harmony", HARMONY_POINTS, {}))
+    return lines
+
+
+def tally(terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str]) -> Tally:
+    props = properties(terrain, crowns, size)
+    points = sum(line[1] for line in kingdom_lines(
+        terrain, crowns, size, discarded=discarded, variants=variants))
+    return Tally(
+        points,
+        max((p.squares for p in props), default=0),
+        sum(p.crowns for p in props),
+    )
+
+
+def rank(tallies: list[Tally]) -> list[list[int]]:
+    """Seats grouped by place: points, then largest property, then crowns; equal = shared."""
+    order = sorted(range(len(tallies)), key=lambda s: tallies[s], reverse=True)
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and tallies[groups[-1][0]] == tallies[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
