@@ -130,8 +130,7 @@ class Host:
             if user_id is None:
                 continue
             if not await self.sessions.may_dm(user_id):
-                closed.append(f"<@{user_id}>")
-                continue
+                continue  # told once when refused; the turn message's "My hand" button serves
             spec = await present.hand_message(row, state, seat, row.lang)
             try:
                 user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)

@@ -22,7 +22,7 @@ def available() -> list[str]:
     for game_id in _MODULES:
         try:
             get(game_id)
-        except ModuleNotFoundError:
+        except (ImportError, AttributeError):  # engine not (fully) in this checkout
             continue
         out.append(game_id)
     return out

@@ -264,8 +264,11 @@ class Sessions:
             session_id=row.id, n=row.version, seat=seat, user_id=user_id, code=code,
             state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
         )
-        key, params = game.describe(state, code)
-        outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
+        if not game.meta.hidden_information:
+            # in games with secrets a move may be one (a hidden pick): only the engine's
+            # public events describe those
+            key, params = game.describe(state, code)
+            outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
         outcome.notices.extend(
             Notice(e["key"], {k: v for k, v in e.items() if k not in ("key", "reveal")})
             for e in events if "private_to" not in e

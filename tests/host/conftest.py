@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from db import Database
+from session.service import Sessions
+from tests.host import toy
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "stolik.sqlite3"
+
+
+@pytest.fixture
+async def sessions(db_path, clock, monkeypatch):
+    toy.install(monkeypatch)
+    db = await Database(db_path).open()
+    yield Sessions(db, clock=clock, seed_source=lambda: 42)
+    await db.close()

@@ -1,0 +1,183 @@
+"""Constructed Discord objects for cog tests: they record what the bot sends.
+
+Only the attributes the cogs use exist, so a cog reaching for something new fails loudly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from cogs.host import Host
+from session.service import Sessions
+
+_ids = itertools.count(10_000)
+
+
+@dataclass
+class Sent:
+    content: str | None
+    ephemeral: bool = False
+    view: discord.ui.View | None = None
+    file: discord.File | None = None
+    where: str = ""
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [item.custom_id for item in self.view.children] if self.view else []
+
+    def item(self, custom_id: str) -> Any:
+        return next(i for i in self.view.children if i.custom_id == custom_id)
+
+    def image(self) -> bytes | None:
+        if self.file is None:
+            return None
+        self.file.fp.seek(0)
+        return self.file.fp.read()
+
+
+class FakeMessage:
+    def __init__(self, channel: FakeChannel, sent: Sent) -> None:
+        self.id = next(_ids)
+        self.channel = channel
+        self.sent = sent
+        self.flags = discord.MessageFlags._from_value(64 if sent.ephemeral else 0)
+
+    async def edit(self, **kwargs: Any) -> None:
+        if "view" in kwargs:
+            self.sent.view = kwargs["view"]
+        if "content" in kwargs:
+            self.sent.content = kwargs["content"]
+
+
+class FakeChannel:
+    def __init__(self, channel_id: int) -> None:
+        self.id = channel_id
+        self.messages: list[FakeMessage] = []
+
+    async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
+        message = FakeMessage(self, Sent(content, False, view, file, where=f"channel {self.id}"))
+        self.messages.append(message)
+        return message
+
+    def get_partial_message(self, message_id: int) -> FakeMessage:
+        return next(m for m in self.messages if m.id == message_id)
+
+    @property
+    def last(self) -> FakeMessage:
+        return self.messages[-1]
+
+
+class FakeUser:
+    def __init__(self, user_id: int, name: str, client: FakeClient) -> None:
+        self.id = user_id
+        self.display_name = name
+        self.client = client
+        self.dms: list[Sent] = []
+        self.dm_attempts = 0
+
+    async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
+        self.dm_attempts += 1
+        if self.id in self.client.closed_dms:
+            response = types.SimpleNamespace(status=403, reason="Forbidden")
+            raise discord.Forbidden(response, {"code": 50007,
+                                               "message": "Cannot send messages to this user"})
+        sent = Sent(content, False, view, file, where=f"dm {self.id}")
+        self.dms.append(sent)
+        return FakeMessage(FakeChannel(-self.id), sent)
+
+
+class FakeClient:
+    def __init__(self, sessions: Sessions) -> None:
+        self.channels: dict[int, FakeChannel] = {}
+        self.users: dict[int, FakeUser] = {}
+        self.closed_dms: set[int] = set()
+        self.host = Host(self, sessions)  # type: ignore[arg-type]
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        return self.channels.setdefault(channel_id, FakeChannel(channel_id))
+
+    def get_channel(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
+
+    async def fetch_channel(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
+
+    def user(self, user_id: int, name: str | None = None) -> FakeUser:
+        return self.users.setdefault(user_id, FakeUser(user_id, name or f"User{user_id}", self))
+
+    def get_user(self, user_id: int) -> FakeUser:
+        return self.user(user_id)
+
+    async def fetch_user(self, user_id: int) -> FakeUser:
+        return self.user(user_id)
+
+
+class FakeResponse:
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self.interaction = interaction
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    def _answer(self) -> None:
+        assert not self._done, "an interaction can be answered only once"
+        self._done = True
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self._answer()
+        self.interaction.deferred = True
+
+    async def send_message(self, content: str | None = None, *, ephemeral: bool = False,
+                           view=None, file=None, **_: Any) -> None:
+        self._answer()
+        self.interaction.replies.append(Sent(content, ephemeral, view, file, where="reply"))
+
+    async def edit_message(self, *, content: str | None = None, view=None, **_: Any) -> None:
+        self._answer()
+        self.interaction.replies.append(Sent(content, True, view, None, where="edit"))
+
+
+class FakeFollowup:
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self.interaction = interaction
+
+    async def send(self, content: str | None = None, *, ephemeral: bool = False, view=None,
+                   file=None, **_: Any) -> None:
+        assert self.interaction.response.is_done(), "follow-ups need an answered interaction"
+        self.interaction.replies.append(Sent(content, ephemeral, view, file, where="followup"))
+
+
+@dataclass
+class FakeInteraction:
+    client: FakeClient
+    user: FakeUser
+    channel_id: int
+    guild_id: int | None = 1
+    locale: discord.Locale = discord.Locale.american_english
+    guild_locale: discord.Locale | None = None
+    permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
+    message: FakeMessage | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    namespace: Any = None
+    replies: list[Sent] = field(default_factory=list)
+    deferred: bool = False
+
+    def __post_init__(self) -> None:
+        self.response = FakeResponse(self)
+        self.followup = FakeFollowup(self)
+
+    async def edit_original_response(self, *, content: str | None = None, view=None, **_: Any):
+        self.replies.append(Sent(content, True, view, None, where="edit_original"))
+
+    @property
+    def answered(self) -> bool:
+        return self.response.is_done()
+
+    def ephemeral_texts(self) -> list[str]:
+        return [r.content or "" for r in self.replies if r.ephemeral]

@@ -1,0 +1,187 @@
+"""The real command callbacks and button handlers, driven with constructed interactions."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+
+from cogs.game import GameCog
+from db import Database
+from session import ids
+from session.i18n import t
+from session.service import Sessions
+from tests.host.driver import click, make_move
+from tests.host.fakes import FakeClient, FakeInteraction
+
+CH = 500
+
+
+@pytest.fixture
+def client(sessions) -> FakeClient:
+    return FakeClient(sessions)
+
+
+def interaction(client: FakeClient, user_id: int, **kwargs) -> FakeInteraction:
+    return FakeInteraction(client, client.user(user_id, f"Player{user_id}"), CH, **kwargs)
+
+
+async def new_game(client: FakeClient, game: str = "toy", players: int = 2, variants=None):
+    cog = GameCog(client)  # type: ignore[arg-type]
+    inter = interaction(client, 1)
+    await GameCog.new.callback(cog, inter, game, players, variants)
+    return cog, inter
+
+
+async def test_new_game_posts_a_lobby_and_refuses_a_second(client):
+    cog, inter = await new_game(client)
+    assert inter.ephemeral_texts() == [t("en", "ui.created")]
+    lobby = client.channel(CH).last.sent
+    assert "Player1" in lobby.content
+    assert [ids.parse(c).payload for c in lobby.custom_ids] == ["join", "start", "leave"]
+    second = interaction(client, 2)
+    await GameCog.new.callback(cog, second, "toy", 2, None)
+    assert second.ephemeral_texts() == [t("en", "error.channel_busy", game="toy",
+                                          id=1)]
+
+
+async def test_join_button_starts_and_hands_go_by_dm(client):
+    await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    turn = client.channel(CH).last.sent
+    assert turn.image() is not None and turn.image().startswith(b"\x89PNG board")
+    assert t("en", "ui.my_move") in [i.label for i in turn.view.children]
+    for user_id in (1, 2):
+        dm = client.users[user_id].dms[-1]
+        assert dm.image().startswith(b"\x89PNG hand")
+
+
+async def test_closed_dms_fall_back_to_the_channel_button_without_blind_retries(client):
+    client.closed_dms.add(2)
+    await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    channel = client.channel(CH)
+    assert "<@2>" in channel.last.sent.content  # told to use the button
+    assert client.users[2].dm_attempts == 1
+    assert not await client.host.sessions.may_dm(2)
+    # the next private update does not hit Discord again for this user
+    turn = channel.messages[-2].sent
+    await make_move(client, 2, CH, turn, random.Random(1), channel.messages[-2])
+    assert client.users[2].dm_attempts == 1
+    # the "My hand" button answers fresh, ephemerally, to that user only
+    assert "<@2>" not in channel.last.sent.content  # and the channel is not spammed
+    turn = next(m.sent for m in reversed(channel.messages) if m.sent.view)
+    hand_button = next(c for c in turn.custom_ids if ids.parse(c).kind == "hand")
+    inter = await click(client, 2, CH, turn, hand_button)
+    reply = inter.replies[-1]
+    assert reply.ephemeral and reply.image().startswith(b"\x89PNG hand")
+    assert b"'pick': " in reply.image()
+
+
+async def test_secret_picks_never_reach_the_channel(client):
+    await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    turn_message = client.channel(CH).last
+    inter = await click(client, 1, CH, turn_message.sent, turn_message.sent.custom_ids[0])
+    picker = inter.replies[-1]
+    assert picker.ephemeral
+    pick3 = next(c for c in picker.custom_ids if c.endswith("pick 3"))
+    await click(client, 1, CH, picker, pick3)
+    public = client.channel(CH).last.sent
+    assert b"'points': [0, 0]" in public.image() and b"3" not in public.image().split(b"round")[0]
+    row = await client.host.sessions.in_channel(CH)
+    assert (await client.host.sessions.state(row))["picks"] == [3, None]
+    for message in client.channel(CH).messages:
+        assert "pick 3" not in (message.sent.content or "")
+
+
+async def test_stale_and_wrong_player_clicks_get_an_ephemeral_answer_and_change_nothing(client):
+    await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    turn = client.channel(CH).last.sent
+    stale_act = ids.act(1, 0, "pick 1")
+    await make_move(client, 1, CH, turn, random.Random(2), client.channel(CH).last)
+    inter = await click(client, 2, CH, turn, stale_act)
+    assert inter.ephemeral_texts() == [t("en", "error.stale")]
+    inter = await click(client, 77, CH, turn, ids.act(1, 1, "pick 1"))
+    assert inter.ephemeral_texts() == [t("en", "error.not_a_player")]
+    inter = await click(client, 2, CH, turn, "sk:1:1:zz:whatever")
+    assert inter.ephemeral_texts() == [t("en", "error.bad_component")]
+    row = await client.host.sessions.in_channel(CH)
+    assert row.version == 1
+
+
+async def test_whole_game_through_the_cogs_and_the_commands_around_it(client):
+    cog, _ = await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    rng = random.Random(5)
+    while True:
+        row = await client.host.sessions.in_channel(CH)
+        if row.status != "active":
+            break
+        state = await client.host.sessions.state(row)
+        seat = [s for s, p in enumerate(state["picks"]) if p is None][0]
+        last = client.channel(CH).last
+        await make_move(client, row.seats[seat].user_id, CH, last.sent, rng, last)
+        if (await client.host.sessions.store.get(row.id)).status == "finished":
+            break
+    final = client.channel(CH).last.sent
+    assert t("en", "ui.final_results") in final.content
+    assert final.view is None
+    # earlier turn messages lost their buttons: only the newest is live
+    assert all(m.sent.view is None for m in client.channel(CH).messages[1:])
+    inter = interaction(client, 1)
+    await GameCog.history.callback(cog, inter)
+    assert "Toy" in inter.replies[-1].content or "toy" in inter.replies[-1].content
+
+
+async def test_status_board_rules_and_abandon(client):
+    cog, _ = await new_game(client)
+    inter = interaction(client, 3)
+    await GameCog.status.callback(cog, inter)
+    assert "1/2" in inter.replies[-1].content
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    inter = interaction(client, 3)
+    await GameCog.board.callback(cog, inter)
+    assert inter.replies[-1].image() is not None and not inter.replies[-1].ephemeral
+    inter = interaction(client, 3)
+    await GameCog.abandon.callback(cog, inter)
+    assert inter.ephemeral_texts() == [t("en", "error.abandon_rights")]
+    manager = interaction(client, 3, permissions=discord.Permissions(manage_channels=True))
+    await GameCog.abandon.callback(cog, manager)
+    assert t("en", "ui.abandoned_results") in client.channel(CH).last.sent.content
+    inter = interaction(client, 3)
+    await GameCog.rules.callback(cog, inter, "toy")
+    assert inter.replies[-1].ephemeral
+
+
+async def test_polish_user_gets_polish_errors(client):
+    cog, _ = await new_game(client)
+    inter = interaction(client, 9, locale=discord.Locale.polish)
+    await GameCog.start.callback(cog, inter)
+    assert inter.ephemeral_texts() == [t("pl", "error.only_creator_starts")]
+    assert t("pl", "error.only_creator_starts") != t("en", "error.only_creator_starts")
+
+
+async def test_old_buttons_work_after_a_restart(client, db_path, clock):
+    await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    turn = client.channel(CH).last
+    await client.host.sessions.db.close()
+    db = await Database(db_path).open()
+    restarted = FakeClient(Sessions(db, clock=clock))
+    restarted.channels[CH] = client.channel(CH)  # Discord still has the old messages
+    clicks = await make_move(restarted, 1, CH, turn.sent, random.Random(3), turn)
+    assert clicks >= 1
+    row = await restarted.host.sessions.in_channel(CH)
+    assert row.version == 1
+    await db.close()
+    client.host.sessions.db = await Database(db_path).open()
