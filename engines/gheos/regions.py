@@ -1,0 +1,228 @@
+"""Land regions: which tile parts are joined into one island or continent.
+
+Land joins across every shared edge, because every tile edge carries land. A *region* is a
+set of joined parts, each named ``"<cell>/<part index>"``. Of a finished region the rulebook
+says: two shores make an *island* (wyspa); a region with at least one landmass over at least
+two tiles is a *continent* (kontynent). A region of one tile only (a landmass whose edges all
+face empty cells, or the lone start tile) is neither yet: we call it *open*.
+
+The map keeps the partition incrementally in the state (``state["regions"]``: part -> region
+id): placing a tile merges the regions it touches, removing one re-splits only the regions it
+was in. :func:`partition_from_scratch` recomputes it independently for the tests.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engines.gheos import geometry
+from engines.gheos.data import LANDMASS, TEMPLES, Tile, part_on_slot, part_slots, tile
+
+CONTINENT, ISLAND, OPEN = "continent", "island", "open"
+
+
+@cache
+def split_key(key: str) -> tuple[str, int]:
+    cell, _, idx = key.partition("/")
+    return cell, int(idx)
+
+
+@cache
+def part_key(cell: str, index: int) -> str:
+    return f"{cell}/{index}"
+
+
+@dataclass
+class Region:
+    """A summary of one region, computed on demand (never stored)."""
+
+    id: int
+    parts: list[str]
+    cells: set[str]
+    landmass_cells: list[str]  # cells whose tile's landmass part lies here, reading order
+    counts: Counter = field(default_factory=Counter)  # normal symbols (temples apart)
+
+    @property
+    def kind(self) -> str:
+        if len(self.cells) < 2:
+            return OPEN
+        return CONTINENT if self.landmass_cells else ISLAND
+
+    @property
+    def label(self) -> str:
+        """The cell that names this region in action codes and on the image: for a
+        continent, its first landmass tile in reading order (a tile has at most one
+        landmass, so no two continents share a label)."""
+        if self.landmass_cells:
+            return self.landmass_cells[0]
+        return min(self.cells, key=geometry.sort_key)
+
+
+class Land:
+    """The board's tiles and the region partition, as mutable working copies.
+
+    Built from a state (copying the two dicts), changed by :meth:`add`/:meth:`remove`, and
+    written back with :meth:`store`.
+    """
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state  # only read, for custom tiles
+        self.board: dict[str, list] = dict(state["board"])
+        self.regions: dict[str, int] = dict(state["regions"])
+        self.next_region: int = state["next_region"]
+        self._members: dict[int, list[str]] | None = None
+
+    def store(self, state: dict[str, Any]) -> None:
+        state["board"] = self.board
+        state["regions"] = self.regions
+        state["next_region"] = self.next_region
+
+    # --- reading ---------------------------------------------------------------------------
+    def tile_at(self, cell: str) -> Tile:
+        return tile(self.state, self.board[cell][0])
+
+    def parts_of(self, cell: str) -> list[str]:
+        return [part_key(cell, i) for i in range(len(self.tile_at(cell).parts))]
+
+    def part(self, key: str):
+        cell, idx = split_key(key)
+        return self.tile_at(cell).parts[idx]
+
+    def across(self, cell: str, slot: int) -> str | None:
+        """The part of the neighbouring tile that touches ``cell``'s edge ``slot``."""
+        nb = geometry.neighbours(cell)[slot]
+        if nb is None or nb not in self.board:
+            return None
+        tid, rot = self.board[nb]
+        return part_key(nb, part_on_slot(tile(self.state, tid), rot)[slot])
+
+    def joined_parts(self, key: str) -> list[str]:
+        """Parts on other tiles that this part touches."""
+        cell, idx = split_key(key)
+        tid, rot = self.board[cell]
+        out = []
+        for slot in part_slots(tile(self.state, tid), rot)[idx]:
+            other = self.across(cell, slot)
+            if other is not None:
+                out.append(other)
+        return out
+
+    def members(self) -> dict[int, list[str]]:
+        if self._members is None:
+            m: dict[int, list[str]] = {}
+            for key, rid in self.regions.items():
+                m.setdefault(rid, []).append(key)
+            self._members = m
+        return self._members
+
+    def region(self, rid: int) -> Region:
+        parts = self.members().get(rid, [])
+        cells: set[str] = set()
+        landmass: list[str] = []
+        counts: Counter = Counter()
+        for key in parts:
+            cell, idx = split_key(key)
+            cells.add(cell)
+            p = self.tile_at(cell).parts[idx]
+            if p.kind == LANDMASS:
+                landmass.append(cell)
+            for s in p.symbols:
+                if s not in TEMPLES:
+                    counts[s] += 1
+        landmass.sort(key=geometry.sort_key)
+        return Region(rid, parts, cells, landmass, counts)
+
+    def region_of(self, key: str) -> Region:
+        return self.region(self.regions[key])
+
+    def continent_labelled(self, cell: str) -> Region | None:
+        """The continent named by ``cell`` (the continent of that tile's landmass)."""
+        if cell not in self.board:
+            return None
+        for i, p in enumerate(self.tile_at(cell).parts):
+            if p.kind == LANDMASS:
+                r = self.region_of(part_key(cell, i))
+                return r if r.kind == CONTINENT and r.label == cell else None
+        return None
+
+    # --- changing -------------------------------------------------------------------------
+    def add(self, cell: str, tile_id: str, rotation: int) -> None:
+        """Put a tile on a free cell and merge the regions its parts touch."""
+        self.board[cell] = [tile_id, rotation]
+        self._members = None
+        for key in self.parts_of(cell):
+            touching = {self.regions[o] for o in self.joined_parts(key)}
+            if not touching:
+                self.regions[key] = self.next_region
+                self.next_region += 1
+                continue
+            keep = min(touching)
+            self.regions[key] = keep
+            if len(touching) > 1:
+                for k, rid in self.regions.items():
+                    if rid in touching:
+                        self.regions[k] = keep
+
+    def remove(self, cell: str) -> None:
+        """Take the tile at ``cell`` off the board and re-split the regions it was in."""
+        affected = {self.regions.pop(k) for k in self.parts_of(cell)}
+        del self.board[cell]
+        self._members = None
+        for rid in sorted(affected):
+            left = sorted((k for k, r in self.regions.items() if r == rid), key=_part_order)
+            seen: set[str] = set()
+            first = True
+            for start in left:
+                if start in seen:
+                    continue
+                comp = _flood(self, start)
+                seen |= comp
+                new_id = rid if first else self.next_region
+                if not first:
+                    self.next_region += 1
+                first = False
+                for k in comp:
+                    self.regions[k] = new_id
+        self._members = None
+
+
+def _part_order(key: str) -> tuple[int, int, int]:
+    cell, idx = split_key(key)
+    return (*geometry.sort_key(cell), idx)
+
+
+def _flood(land: Land, start: str) -> set[str]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        k = todo.pop()
+        for o in land.joined_parts(k):
+            if o not in seen:
+                seen.add(o)
+                todo.append(o)
+    return seen
+
+
+def partition_from_scratch(state: dict[str, Any]) -> set[frozenset[str]]:
+    """The regions of ``state``'s board computed from nothing but the tiles (for tests)."""
+    land = Land({**state, "regions": {}, "next_region": 0})
+    land.regions = {}
+    out: set[frozenset[str]] = set()
+    seen: set[str] = set()
+    for cell in land.board:
+        for key in land.parts_of(cell):
+            if key not in seen:
+                comp = frozenset(_flood(land, key))
+                seen |= comp
+                out.add(comp)
+    return out
+
+
+def partition_stored(state: dict[str, Any]) -> set[frozenset[str]]:
+    groups: dict[int, set[str]] = {}
+    for key, rid in state["regions"].items():
+        groups.setdefault(rid, set()).add(key)
+    return {frozenset(g) for g in groups.values()}
