@@ -1,0 +1,355 @@
+"""Bunny Kingdom (*Королівство кроликів*, *Królestwo królików*) on the Stolik contract.
+
+Action codes (space-separated, first token a verb; card tokens are card kinds, e.g. ``A1``,
+``city_2``, ``farm_gold``, ``fisher``; identical copies are interchangeable):
+
+- ``pick X Y`` - exploration, 3-4 players: the two cards to play (either order);
+  2 players: play ``X``, discard ``Y`` face down.
+- ``build camp_3 E5`` / ``keep`` - the camp offered now (lowest priority first): place it on
+  an unoccupied territory, or keep it for a later round.
+- ``build city_2 C3``, ``build farm_gold B2``, ``build trading_post E5``,
+  ``build sky_tower C3 H7`` / ``done`` - construction (every seat that can build, at once).
+- ``trade E5 fish`` - the resource a trading post gives this harvest.
+- ``copy liberal fisher`` - after the final reveal: what a copy card copies.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.base import (
+    Game,
+    GameMeta,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    ScoreLine,
+    check_players,
+    rng_for,
+)
+from engines.bunny_kingdom import rules
+from engines.bunny_kingdom.board import fiefs
+from engines.bunny_kingdom.data import (
+    BASIC_RESOURCES,
+    CELLS,
+    COORDS,
+    INDEX,
+    KINDS,
+    LAVA,
+    ROUNDS,
+    TERRAIN,
+    kind_of,
+)
+from engines.bunny_kingdom.scrolls import copy_targets
+from engines.bunny_kingdom.state import State, clone, new_state
+
+Event = dict[str, Any]
+
+META = GameMeta(
+    id="bunny_kingdom",
+    min_players=2,
+    max_players=4,
+    simultaneous=True,
+    hidden_information=True,
+    rulebook="bunny_kingdom.uk.txt",
+)
+
+_LAVA_PAIRS = sorted(sorted(COORDS[i] for i in pair) for pair in LAVA)
+
+
+def _malformed(action: str, why: str) -> MalformedAction:
+    return MalformedAction("bunny_kingdom.error.malformed", f"cannot read {action!r}: {why}",
+                           code=action)
+
+
+def _cell(action: str, token: str) -> int:
+    if token not in INDEX:
+        raise _malformed(action, f"{token!r} is not a territory A1..J10")
+    return INDEX[token]
+
+
+def _kind(action: str, token: str) -> str:
+    if token not in KINDS:
+        raise MalformedAction("bunny_kingdom.error.unknown_card",
+                              f"cannot read {action!r}: no card {token!r}", code=action,
+                              card=token)
+    return token
+
+
+class BunnyKingdom(Game):
+    meta = META
+
+    # --- setup ---------------------------------------------------------------------------
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        variants = list(options.get("variants", []))
+        check_players(self.meta, players, variants)
+        state = new_state(players, seed, variants)
+        rules.shuffle_deck(state, rng_for(state))
+        rules.deal(state, [])
+        return state
+
+    # --- whose move ----------------------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        n = state["players"]
+        if phase == "explore":
+            return [s for s in range(n) if state["picks"][s] is None]
+        if phase == "camps":
+            offer = rules.next_camp(state)
+            return [offer[0]] if offer else []
+        if phase == "build":
+            return rules.builders(state)
+        if phase == "trade":
+            return [s for s in range(n) if rules.unchosen_posts(state, s)]
+        if phase == "copy":
+            return [s for s in range(n) if rules.pending_copies(state, s)]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == "explore":
+            return self._pick_codes(state["hands"][seat])
+        if phase == "camps":
+            offer = rules.next_camp(state)
+            assert offer is not None
+            card = offer[1]
+            return [f"build {card} {COORDS[i]}" for i in range(CELLS)
+                    if state["owner"][i] < 0 and state["building"][i] is None] + ["keep"]
+        if phase == "build":
+            return rules.build_options(state, seat) + ["done"]
+        if phase == "trade":
+            return [f"trade {COORDS[i]} {r}" for i in rules.unchosen_posts(state, seat)
+                    for r in BASIC_RESOURCES]
+        if phase == "copy":
+            return [f"copy {c} {t}" for c in rules.pending_copies(state, seat)
+                    for t in copy_targets(state, seat, c)]
+        return []
+
+    @staticmethod
+    def _pick_codes(hand: list[str]) -> list[str]:
+        """Every ordered pair of two different cards of the hand (by kind, no repeats)."""
+        kinds = [kind_of(c).id for c in hand]
+        out: dict[str, None] = {}
+        for i, a in enumerate(kinds):
+            for j, b in enumerate(kinds):
+                if i != j:
+                    out[f"pick {a} {b}"] = None
+        return list(out)
+
+    # --- apply ---------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        tokens = action.split()
+        if not tokens or tokens[0] not in ("pick", "build", "keep", "done", "trade", "copy"):
+            raise _malformed(action, "unknown verb")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("bunny_kingdom.error.not_your_turn",
+                              f"seat {seat} may not act now ({state['phase']})", seat=seat)
+        verb, args = tokens[0], tokens[1:]
+        phase = state["phase"]
+        allowed = {"explore": ("pick",), "camps": ("build", "keep"), "build": ("build", "done"),
+                   "trade": ("trade",), "copy": ("copy",)}[phase]
+        if verb not in allowed:
+            raise IllegalAction("bunny_kingdom.rule.wrong_phase",
+                                f"{verb!r} is not a move of the {phase} phase",
+                                verb=verb, phase=phase)
+        new = clone(state)
+        events: list[Event] = []
+        getattr(self, f"_do_{verb}")(new, seat, action, args, events)
+        rules.advance(new, events)
+        return new, events
+
+    def _do_pick(self, state: State, seat: int, action: str, args: list[str],
+                 events: list[Event]) -> None:
+        if len(args) != 2:
+            raise _malformed(action, "pick names two cards")
+        rules.pick(state, seat, [_kind(action, a) for a in args], events)
+
+    def _do_build(self, state: State, seat: int, action: str, args: list[str],
+                  events: list[Event]) -> None:
+        if len(args) < 2:
+            raise _malformed(action, "build names a building and a territory")
+        kind_id = _kind(action, args[0])
+        kind = KINDS[kind_id]
+        want = 3 if kind_id == "sky_tower" else 2
+        if not kind.is_building or len(args) != want:
+            raise _malformed(action, "build <building> <territory> (a sky tower: two)")
+        cells = [_cell(action, a) for a in args[1:]]
+        if state["phase"] == "camps":
+            offer = rules.next_camp(state)
+            assert offer is not None
+            if kind_id != offer[1]:
+                raise IllegalAction("bunny_kingdom.rule.camp_order",
+                                    f"camp {offer[1]} is the one offered now",
+                                    card=offer[1])
+            rules.place_camp(state, seat, kind_id, cells[0], events)
+        else:
+            if kind.category == "camp":
+                raise IllegalAction("bunny_kingdom.rule.camp_order",
+                                    "camps are placed in priority order before the other "
+                                    "buildings", card=kind_id)
+            rules.build(state, seat, kind_id, cells, events)
+
+    def _do_keep(self, state: State, seat: int, action: str, args: list[str],
+                 events: list[Event]) -> None:
+        if args:
+            raise _malformed(action, "keep takes no arguments")
+        offer = rules.next_camp(state)
+        assert offer is not None
+        rules.keep_camp(state, seat, offer[1], events)
+
+    def _do_done(self, state: State, seat: int, action: str, args: list[str],
+                 events: list[Event]) -> None:
+        if args:
+            raise _malformed(action, "done takes no arguments")
+        state["done"][seat] = True
+        events.append({"key": "bunny_kingdom.event.done", "seat": seat})
+
+    def _do_trade(self, state: State, seat: int, action: str, args: list[str],
+                  events: list[Event]) -> None:
+        if len(args) != 2:
+            raise _malformed(action, "trade <territory> <wood|fish|carrots>")
+        rules.choose_post(state, seat, _cell(action, args[0]), args[1], events)
+
+    def _do_copy(self, state: State, seat: int, action: str, args: list[str],
+                 events: list[Event]) -> None:
+        if len(args) != 2:
+            raise _malformed(action, "copy <copy card> <parchment>")
+        rules.choose_copy(state, seat, _kind(action, args[0]), _kind(action, args[1]), events)
+
+    # --- views ---------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        n = state["players"]
+        revealed = state["phase"] in ("copy", "over")
+        seats = []
+        for s in range(n):
+            seats.append({
+                "score": state["score"][s],
+                "hand": len(state["hands"][s]),
+                "picked": state["phase"] == "explore" and state["picks"][s] is not None,
+                "waiting": sorted(kind_of(c).id for c in state["waiting"][s]),
+                "scrolls": len(state["scrolls"][s]),
+                "territories": sum(1 for o in state["owner"] if o == s),
+                "fiefs": len(fiefs(state, s)),
+                "discard": [kind_of(c).id for c in state["discard"][s]],
+                "reserve": len(state["reserves"][s]),
+                "hidden_discards": len(state["hidden"][s]),
+                "revealed_scrolls": sorted(state["scrolls"][s]) if revealed else None,
+                "copies": dict(state["copies"][s]) if revealed else {},
+            })
+        offer = rules.next_camp(state) if state["phase"] == "camps" else None
+        totals = list(state["score"])
+        if state["final"] is not None:
+            totals = [totals[s] + sum(x["points"] for x in state["final"][s]) for s in range(n)]
+        view: dict[str, Any] = {
+            "game": "bunny_kingdom",
+            "players": n,
+            "round": state["round"],
+            "rounds": ROUNDS,
+            "phase": state["phase"],
+            "step": state["step"],
+            "steps": rules.steps_per_round(n),
+            "direction": "left" if rules.pass_direction(state["round"]) > 0 else "right",
+            "to_act": self.to_act(state),
+            "board": {
+                "coords": list(COORDS),
+                "terrain": list(TERRAIN),
+                "owner": list(state["owner"]),
+                "building": list(state["building"]),
+                "towers": [[COORDS[a], COORDS[b]] for a, b in state["towers"]],
+                "lava": _LAVA_PAIRS,
+            },
+            "posts": dict(state["posts"]),
+            "deck": len(state["deck"]),
+            "seats": seats,
+            "last_play": [list(p) for p in state["last_play"]],
+            "harvests": state["harvests"],
+            "camp_offer": {"seat": offer[0], "card": offer[1]} if offer else None,
+            "totals": totals,
+            "final": state["final"],
+            "ranking": self.ranking(state) if state["phase"] == "over" else None,
+        }
+        if seat is not None:
+            pick = state["picks"][seat]
+            view["private"] = {
+                "seat": seat,
+                "hand": [kind_of(c).id for c in state["hands"][seat]],
+                "pick": [kind_of(c).id for c in pick] if pick else None,
+                "scrolls": sorted(state["scrolls"][seat]),
+                "hidden_discards": [kind_of(c).id for c in state["hidden"][seat]],
+                "waiting": sorted(kind_of(c).id for c in state["waiting"][seat]),
+                "legal": self.legal_actions(state, seat),
+            }
+        return view
+
+    # --- results -------------------------------------------------------------------------
+    def scores(self, state: State) -> list[list[ScoreLine]]:
+        out: list[list[ScoreLine]] = []
+        for s in range(state["players"]):
+            lines: list[ScoreLine] = []
+            for r, record in enumerate(state["harvests"], start=1):
+                scoring = [f for f in record[s] if f["points"]]
+                for f in scoring:
+                    lines.append(ScoreLine("bunny_kingdom.score.fief", f["points"], {
+                        "round": r, "anchor": f["cells"][0], "size": len(f["cells"]),
+                        "strength": f["strength"], "wealth": f["wealth"]}))
+                if not scoring:
+                    lines.append(ScoreLine("bunny_kingdom.score.harvest_none", 0, {"round": r}))
+            for line in state["final"][s] if state["final"] else []:
+                if line["kind"] is not None and line["kind"] != line["card"]:
+                    lines.append(ScoreLine(f"bunny_kingdom.score.copy.{line['card']}", 0, {}))
+                lines.append(ScoreLine(rules.scroll_key(line["card"], line["kind"]),
+                                       line["points"], dict(line["params"])))
+            out.append(lines)
+        return out
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def ranking(self, state: State) -> list[list[int]]:
+        """Most golden carrots first; tied players share the place (and the victory)."""
+        totals = self.totals(state)
+        places: dict[int, list[int]] = {}
+        for s, t in enumerate(totals):
+            places.setdefault(t, []).append(s)
+        return [places[t] for t in sorted(places, reverse=True)]
+
+    # --- descriptions --------------------------------------------------------------------
+    def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
+        tokens = action.split()
+        verb, args = (tokens[0], tokens[1:]) if tokens else ("", [])
+        if verb == "pick" and len(args) == 2:
+            key = "bunny_kingdom.action.pick2" if state["players"] == 2 else \
+                "bunny_kingdom.action.pick"
+            return key, {"a": args[0], "b": args[1],
+                         "a_key": _name_key(args[0]), "b_key": _name_key(args[1])}
+        if verb == "build" and len(args) == 3:
+            return "bunny_kingdom.action.build.sky_tower", {"a": args[1], "b": args[2]}
+        if verb == "build" and len(args) == 2 and args[0] in KINDS:
+            kind = KINDS[args[0]]
+            if kind.category == "camp":
+                return "bunny_kingdom.action.build.camp", {"coord": args[1],
+                                                          "priority": kind.priority}
+            return f"bunny_kingdom.action.build.{args[0]}", {"coord": args[1]}
+        if verb in ("keep", "done") and not args:
+            return f"bunny_kingdom.action.{verb}", {}
+        if verb == "trade" and len(args) == 2:
+            return f"bunny_kingdom.action.trade.{args[1]}", {"coord": args[0]}
+        if verb == "copy" and len(args) == 2:
+            return f"bunny_kingdom.action.copy.{args[1]}", {"card": args[0]}
+        return "action.generic", {"code": action}
+
+    # --- computer player -----------------------------------------------------------------
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+        from engines.bunny_kingdom.bot import choose
+
+        return choose(self, state, seat, rng)
+
+
+def _name_key(kind_id: str) -> str:
+    """Translation key of a card's name (territories are named by their coordinate)."""
+    if kind_id in KINDS and KINDS[kind_id].category == "territory":
+        return "bunny_kingdom.card.territory"
+    return f"bunny_kingdom.card.{kind_id}"
