@@ -1,0 +1,99 @@
+"""bot.py: start-up without a token, the offline demo, setup_hook and localised commands."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord import app_commands
+
+import bot
+from cogs.translator import CatalogTranslator
+from session.i18n import catalog
+
+
+def test_without_a_token_it_says_what_to_set(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert bot.main([]) == 2
+    err = capsys.readouterr().err
+    assert "Set DISCORD_TOKEN" in err and err.count(".") <= 3
+
+
+def test_dotenv_is_read_but_the_environment_wins(monkeypatch, tmp_path):
+    (tmp_path / ".env").write_text("# comment\nSTOLIK_X='from file'\nSTOLIK_Y=file\n")
+    monkeypatch.setenv("STOLIK_Y", "env")
+    monkeypatch.delenv("STOLIK_X", raising=False)
+    bot.load_dotenv(tmp_path / ".env")
+    import os
+
+    assert os.environ["STOLIK_X"] == "from file" and os.environ["STOLIK_Y"] == "env"
+    monkeypatch.delenv("STOLIK_X")
+
+
+def test_demo_plays_a_whole_game_offline(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert bot.main(["--demo", "kingdomino", "--players", "2", "--seed", "3", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "replay of the log: OK" in printed and "1." in printed
+    images = sorted(out.glob("board_*.png"))
+    assert len(images) > 20 and all(p.read_bytes().startswith(b"\x89PNG") for p in images)
+    assert (out / "demo.sqlite3").exists()
+
+
+async def test_setup_hook_loads_cogs_and_persistent_components(tmp_path, monkeypatch):
+    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    monkeypatch.setattr(client.tree, "sync", no_sync)
+    await client.setup_hook()
+    try:
+        names = {c.name for c in client.tree.get_commands()}
+        assert {"game", "kingdomino"} <= names
+        dynamic = client._connection._view_store._dynamic_items
+        assert len(dynamic) == 2
+    finally:
+        await client.db.close()
+
+
+def _all_commands(client) -> list:
+    out = []
+    for command in client.tree.get_commands():
+        out.append(command)
+        out.extend(getattr(command, "commands", []))
+    return out
+
+
+@pytest.mark.parametrize("locale", [discord.Locale.polish, discord.Locale.ukrainian])
+async def test_every_command_name_and_description_is_translated_validly(tmp_path, monkeypatch, locale):
+    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    monkeypatch.setattr(client.tree, "sync", no_sync)
+    await client.setup_hook()
+    translator = CatalogTranslator()
+    loc = app_commands.TranslationContextLocation
+    try:
+        for command in _all_commands(client):
+            is_group = isinstance(command, app_commands.Group)
+            name = await translator.translate(
+                app_commands.locale_str(command.name), locale,
+                app_commands.TranslationContext(loc.group_name if is_group else loc.command_name, command))
+            desc = await translator.translate(
+                app_commands.locale_str(command.description), locale,
+                app_commands.TranslationContext(
+                    loc.group_description if is_group else loc.command_description, command))
+            assert name and desc, command.qualified_name
+            assert name == name.lower() and len(name) <= 32
+            assert all(ch.isalnum() or ch in "-_" for ch in name), name
+            for param in getattr(command, "parameters", []):
+                pname = await translator.translate(
+                    app_commands.locale_str(param.name), locale,
+                    app_commands.TranslationContext(loc.parameter_name, param))
+                assert pname and pname == pname.lower(), (command.qualified_name, param.name)
+    finally:
+        await client.db.close()
+    assert catalog("en").get("cmd.game.name") is None  # English lives in the code
