@@ -33,16 +33,16 @@ from engines.base import (
 )
 from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import (
-    EPOCH_IDS,
-    LANDSCAPE_IDS,
-    START_TILE,
-    canonical_rotation,
-    distinct_rotations,
-    part_slots,
-    tile,
+from engines.gheos.actions import (
+    check_put,
+    civ_actions,
+    parse_colour,
+    parse_put,
+    tile_actions,
 )
-from engines.gheos.regions import CONTINENT, Land, part_key
+from engines.gheos.data import EPOCH_IDS, LANDSCAPE_IDS, START_TILE, canonical_rotation, tile
+from engines.gheos.regions import Land
+from engines.gheos.turn import advance, end_turn, pay
 
 META = GameMeta(
     id="gheos",
@@ -93,20 +93,6 @@ def copy_state(s: dict[str, Any]) -> dict[str, Any]:
     return n
 
 
-def frontier(board: dict[str, Any]) -> list[str]:
-    """Free cells next to the board, in reading order: where a tile may be placed."""
-    out = set()
-    for cell in board:
-        for nb in geometry.neighbours(cell):
-            if nb is not None and nb not in board:
-                out.add(nb)
-    return sorted(out, key=geometry.sort_key)
-
-
-def _tile_sort(tid: str) -> int:
-    return int(tid[1:])
-
-
 class Gheos(Game):
     meta = META
 
@@ -149,7 +135,7 @@ class Gheos(Game):
             return []
         phase = state["phase"]
         if phase == "tile":
-            return self._tile_actions(state, seat)
+            return tile_actions(state, seat)
         if phase == "resolve":
             choice = state["pending"]["choice"] or {}
             kind = choice.get("type")
@@ -161,34 +147,10 @@ class Gheos(Game):
                 return [f"win {c}" for c in choice["options"]]
             return []
         if phase == "civ":
-            land = Land(state)
-            conts = R.uninhabited_continents(state, land)
-            out = [f"found {c} {r.label}" for c in R.free_markers(state) for r in conts]
-            return out + [f"take {c}" for c in R.takeable(state)]
+            return civ_actions(state)
         if phase == "score":
             return (["token"] if state["tokens"][seat] > 0 else []) + ["pass"]
         return []
-
-    def _tile_actions(self, state: dict[str, Any], seat: int, first_only: bool = False
-                      ) -> list[str]:
-        hand = sorted(state["hands"][seat], key=_tile_sort)
-        careful = R.followers_of(state, seat) == 0
-        land = Land(state) if careful else None
-        out: list[str] = []
-        cells = frontier(state["board"])
-        replace = sorted((c for c in state["board"] if R.replaceable(state, c)),
-                         key=geometry.sort_key)
-        for verb, where in (("place", cells), ("replace", replace)):
-            for tid in hand:
-                rots = distinct_rotations(tile(state, tid))
-                for cell in where:
-                    for r in rots:
-                        if careful and _conflict(state, land, verb, cell, tid, r):
-                            continue
-                        out.append(f"{verb} {tid} {cell} r{r}")
-                        if first_only:
-                            return out
-        return out
 
     # --- apply ----------------------------------------------------------------------------
     def apply(self, state: dict[str, Any], seat: int, action: str
@@ -215,7 +177,7 @@ class Gheos(Game):
         s = copy_state(state)
         events: list[dict[str, Any]] = []
         getattr(self, f"_do_{verb}")(s, seat, tokens, events)
-        _advance(s, events)
+        advance(s, events)
         return s, events
 
     # step 1 ---------------------------------------------------------------------------------
@@ -259,8 +221,7 @@ class Gheos(Game):
             events.append({"key": "gheos.event.war_starts", "civs": civs})
         s["pending"] = {
             "verb": verb, "cell": cell, "tile": tid, "pay": out.costs_follower,
-            "old": {c: ks for c, ks in out.old_parts.items()
-                    if c in out.migrations or any(c in w for w in out.wars)},
+            "old": out.old_parts,
             "migrate": {c: rids for c, rids in out.migrations.items()},
             "migrated": [], "choice": None,
         }
@@ -280,15 +241,15 @@ class Gheos(Game):
     def _do_pay(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
         """War or migration costs the active player one follower of any colour, paid first."""
         choice = self._choice(s, "pay", tokens, 2)
-        colour = _colour(tokens[1])
+        colour = parse_colour(tokens[1])
         if colour not in choice["options"]:
             raise IllegalAction("gheos.rule.pay_with_own_follower",
                                 f"you have no {colour} follower to pay with", civ=colour)
-        _pay(s, seat, colour, events)
+        pay(s, seat, colour, events)
 
     def _do_migrate(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
         choice = self._choice(s, "migrate", tokens, 3)
-        colour = _colour(tokens[1])
+        colour = parse_colour(tokens[1])
         cell = tokens[2].upper()
         if colour != choice["civ"] or cell not in choice["options"]:
             raise IllegalAction(
@@ -304,7 +265,7 @@ class Gheos(Game):
 
     def _do_win(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
         choice = self._choice(s, "war", tokens, 2)
-        colour = _colour(tokens[1])
+        colour = parse_colour(tokens[1])
         if colour not in choice["options"]:
             raise IllegalAction(
                 "gheos.rule.war_most_swords",
@@ -323,7 +284,7 @@ class Gheos(Game):
         if len(tokens) != 3:
             raise MalformedAction("gheos.error.malformed", "use: found <colour> <cell>",
                                   code=" ".join(tokens))
-        colour = _colour(tokens[1])
+        colour = parse_colour(tokens[1])
         cell = tokens[2].upper()
         if geometry.parse(cell) is None:
             raise MalformedAction("gheos.error.bad_cell", f"no cell {cell!r}", cell=cell)
@@ -345,7 +306,7 @@ class Gheos(Game):
         if len(tokens) != 2:
             raise MalformedAction("gheos.error.malformed", "use: take <colour>",
                                   code=" ".join(tokens))
-        colour = _colour(tokens[1])
+        colour = parse_colour(tokens[1])
         if colour not in R.takeable(s):
             raise IllegalAction(
                 "gheos.rule.take_from_civilization_on_board",
@@ -365,12 +326,12 @@ class Gheos(Game):
         if sum(s["tokens"]) == 0:
             R.end_game(s, "tokens", events)
             return
-        _end_turn(s, events)
+        end_turn(s, events)
 
     def _do_pass(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
         if len(tokens) != 1:
             raise MalformedAction("gheos.error.malformed", "use: pass", code=" ".join(tokens))
-        _end_turn(s, events)
+        end_turn(s, events)
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -418,14 +379,14 @@ class Gheos(Game):
                     params["old"] = state["board"][cell][0]
                 return f"gheos.action.{verb}", params
             if verb in ("pay", "take", "win") and len(tokens) == 2:
-                return f"gheos.action.{verb}", {"civ": _colour(tokens[1])}
+                return f"gheos.action.{verb}", {"civ": parse_colour(tokens[1])}
             if verb == "migrate" and len(tokens) == 3:
-                return "gheos.action.migrate", {"civ": _colour(tokens[1]), "cell": tokens[2]}
+                return "gheos.action.migrate", {"civ": parse_colour(tokens[1]), "cell": tokens[2]}
             if verb == "found" and len(tokens) == 3:
                 land = Land(state)
                 region = land.continent_labelled(tokens[2].upper())
                 wheat = region.counts["wheat"] if region else 0
-                return "gheos.action.found", {"civ": _colour(tokens[1]), "cell": tokens[2],
+                return "gheos.action.found", {"civ": parse_colour(tokens[1]), "cell": tokens[2],
                                               "followers": min(wheat, 5)}
             if verb == "token":
                 pts = R.follower_points(state, Land(state), state["turn"], "chalice")
@@ -443,182 +404,4 @@ class Gheos(Game):
         return choose(self, state, seat, rng)
 
 
-# --- parsing -------------------------------------------------------------------------------
-def _colour(token: str) -> str:
-    c = token.lower()
-    if c not in R.CIVILIZATIONS:
-        raise MalformedAction("gheos.error.bad_colour", f"no civilization colour {token!r}",
-                              colour=token)
-    return c
-
-
-def parse_put(tokens: list[str]) -> tuple[str, str, str, int]:
-    """``place T17 M30 r1`` -> ("place", "T17", "M30", 1)."""
-    if len(tokens) != 4:
-        raise MalformedAction("gheos.error.malformed",
-                              f"use: {tokens[0] if tokens else 'place'} <tile> <cell> <r0|r1|r2>",
-                              code=" ".join(tokens))
-    verb, tid, cell, rot = tokens[0], tokens[1].upper(), tokens[2].upper(), tokens[3].lower()
-    if rot not in ROTATIONS:
-        raise MalformedAction("gheos.error.bad_rotation", f"rotation must be r0, r1 or r2, "
-                              f"not {rot!r}", rotation=rot)
-    if geometry.parse(cell) is None:
-        raise MalformedAction("gheos.error.bad_cell", f"no cell {cell!r} on the table", cell=cell)
-    return verb, tid, cell, int(rot[1])
-
-
-def check_put(s: dict, seat: int, verb: str, tid: str, cell: str, rot: int) -> None:
-    """Step 1's rules, apart from the follower needed for a war or migration."""
-    if tid not in s["hands"][seat]:
-        raise IllegalAction("gheos.rule.tile_not_in_hand", f"{tid} is not in your hand",
-                            tile=tid)
-    if verb == "place":
-        if cell in s["board"]:
-            raise IllegalAction("gheos.rule.cell_taken",
-                                f"{cell} already holds a tile (use replace)", cell=cell)
-        if not any(nb in s["board"] for nb in geometry.neighbours(cell) if nb):
-            raise IllegalAction("gheos.rule.must_touch_board",
-                                f"{cell} does not touch the board", cell=cell)
-    else:
-        if cell not in s["board"]:
-            raise IllegalAction("gheos.rule.nothing_to_replace", f"{cell} is empty", cell=cell)
-        if not R.replaceable(s, cell):
-            raise IllegalAction("gheos.rule.pyramid_cannot_be_replaced",
-                                f"the tile on {cell} has a pyramid and cannot be replaced",
-                                cell=cell)
-
-
-def _conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int) -> bool:
-    """Would this placement start a war or a migration? (only asked for a player with no
-    follower to pay with)"""
-    if verb == "replace":
-        return R.put_tile(s, verb, cell, tid, rot).costs_follower
-    inhabited = {land.regions[a] for a in s["civs"].values() if a is not None}
-    if len(inhabited) < 2:
-        return False
-    # the new tile's parts link the regions they touch; a region touched by two parts
-    # links those parts too, so group the touched regions transitively
-    groups: list[set[int]] = []
-    t = tile(s, tid)
-    for slots in part_slots(t, rot):
-        touched = set()
-        for slot in slots:
-            other = land.across(cell, slot)
-            if other is not None:
-                touched.add(land.regions[other])
-        merged = [g for g in groups if g & touched]
-        for g in merged:
-            touched |= g
-            groups.remove(g)
-        groups.append(touched)
-    return any(len(g & inhabited) > 1 for g in groups)
-
-
-# --- automatic steps ----------------------------------------------------------------------
-def _pay(s: dict, seat: int, colour: str, events: list) -> None:
-    R.return_follower(s, seat, colour)
-    s["pending"]["pay"] = False
-    s["pending"]["choice"] = None
-    events.append({"key": "gheos.event.paid", "seat": seat, "civ": colour})
-
-
-def _resolve(s: dict, events: list) -> bool:
-    """Settle the placement: payment, migrations, wars. False while a choice is awaited."""
-    p = s["pending"]
-    if p["choice"] is not None:
-        return False
-    seat = s["turn"]
-    if p["pay"]:
-        held = [c for c in R.CIVILIZATIONS if s["followers"][seat].get(c)]
-        if len(held) > 1:
-            p["choice"] = {"type": "pay", "options": held}
-            return False
-        _pay(s, seat, held[0], events)
-    land = Land(s)
-    for colour in sorted(p["migrate"], key=R.CIVILIZATIONS.index):
-        dests = R.migration_destinations(land, p["migrate"][colour])
-        if not dests:
-            R.eliminate(s, colour, events, "island")
-            del p["migrate"][colour]
-            continue
-        if len(dests) > 1:
-            p["choice"] = {"type": "migrate", "civ": colour,
-                           "options": [land.region(r).label for r in dests]}
-            return False
-        R.land_migration(s, land, colour, dests[0], events)
-        del p["migrate"][colour]
-    for region, civs in R.war_fronts(s, land):
-        tied, _, swords = R.war_contenders(s, land, region, civs)
-        if len(tied) > 1:
-            p["choice"] = {"type": "war", "civs": civs, "options": tied, "cell": region.label}
-            return False
-        R.win_war(s, region, tied[0], civs, swords, events, chosen=False)
-    return True
-
-
-def _temple(s: dict, events: list) -> None:
-    """A temple placed this turn scores once the wars and migrations are settled."""
-    p = s["pending"]
-    land = Land(s)
-    got = R.temple_points(s, land, p["cell"])
-    if got is None:
-        return
-    symbol, pts = got
-    seat = s["turn"]
-    R.add_points(s, seat, "temple", pts)
-    events.append({"key": "gheos.event.temple", "seat": seat, "symbol": symbol,
-                   "points": pts, "cell": p["cell"]})
-
-
-def _end_turn(s: dict, events: list) -> None:
-    seat = s["turn"]
-    if R.draw_tiles(s, seat, events):
-        R.end_game(s, "epochs", events)
-        return
-    if not any(s["hands"]):
-        R.end_game(s, "tiles", events)  # cannot happen with 8 epoch tiles in the bag
-        return
-    s["turn"] = (seat + 1) % s["players"]
-    s["turn_no"] += 1
-    s["phase"] = "tile"
-
-
-def _advance(s: dict, events: list) -> None:
-    """Run the steps that need no decision until a player must choose or the game ends."""
-    game = GAME_FOR_ADVANCE
-    while True:
-        phase = s["phase"]
-        if phase == "resolve":
-            if not _resolve(s, events):
-                return
-            _temple(s, events)
-            s["pending"] = None
-            s["phase"] = "civ"
-        elif phase == "civ":
-            if game.legal_actions(s, s["turn"]):
-                return
-            events.append({"key": "gheos.event.no_civ_action", "seat": s["turn"]})
-            s["phase"] = "score"
-        elif phase == "score":
-            if s["tokens"][s["turn"]] > 0:
-                return
-            _end_turn(s, events)
-        elif phase == "tile":
-            if game._tile_actions(s, s["turn"], first_only=True):
-                s.pop("stalled", None)
-                return
-            # no tile in hand, or every placement would cost a follower the player lacks
-            events.append({"key": "gheos.event.no_tile_action", "seat": s["turn"]})
-            s["stalled"] = s.get("stalled", 0) + 1
-            if s["stalled"] > s["players"]:
-                R.end_game(s, "tiles", events)  # nobody can place any more: a safety net
-                return
-            s["phase"] = "civ"
-        else:
-            return
-
-
 GAME = Gheos()
-GAME_FOR_ADVANCE = GAME
-
-__all__ = ["GAME", "Gheos", "copy_state", "frontier", "part_key", "CONTINENT"]

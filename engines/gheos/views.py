@@ -7,6 +7,7 @@ from typing import Any
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
+from engines.gheos.actions import frontier
 from engines.gheos.data import part_slots, tile
 from engines.gheos.regions import Land, part_key
 
@@ -58,8 +59,6 @@ def build_view(game, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                         "wheat": r.counts["wheat"], "chalice": r.counts["chalice"],
                         "swords": r.counts["swords"], "pyramid": r.counts["pyramid"],
                         "civ": civ_at.get(rid)})
-    from engines.gheos.game import frontier
-
     seats = []
     totals = R.tally(state)
     for s in range(state["players"]):
