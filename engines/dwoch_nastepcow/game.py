@@ -102,7 +102,11 @@ class DwochNastepcow(Game):
                               f"seat {seat} may not act now", seat=seat)
         new = copy_state(state)
         events = actions.perform(new, seat, verb, args)
-        return new, events
+        # the public log line: a game with hands gets no generic "X played Y" from the host,
+        # and describe() never names a tile laid face down or returned to the box
+        key, params = actions.describe(state, action)
+        played = {"key": "dwoch_nastepcow.event.played", "seat": seat, "action": (key, params)}
+        return new, [played, *events]
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> View:

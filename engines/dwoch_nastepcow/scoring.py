@@ -271,7 +271,8 @@ def score_lines(state: State) -> list[list[ScoreLine]]:
             f"dwoch_nastepcow.score.{record['building']}",
             base * (2 if twice else 1),
             {"cell": cell, "tile": spot["tile"], "base": base, "doubled": twice,
-             "factor": 2 if twice else 1},
+             "troop": ("dwoch_nastepcow.score.doubled" if twice
+                       else "dwoch_nastepcow.score.single", {})},
         ))
     if state.get("roads_scored", True):
         for seat, won in enumerate(road_points(ctx)):
