@@ -63,9 +63,9 @@ async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     """One step of the move picker, shown only to the clicking player."""
     host = _host(interaction)
     lang = lang_of(interaction)
-    row, _seat, codes = await host.sessions.legal(parsed.session_id, interaction.user.id)
-    if parsed.version != row.version:
-        raise SessionError("error.stale", "this move is no longer available")
+    row, seat, codes = await host.sessions.legal(parsed.session_id, interaction.user.id)
+    if parsed.payload:  # opening the picker is always fresh; a step must match its board
+        await host.sessions.check_fresh(row, seat, parsed.version)
     if not codes:
         raise SessionError("error.not_your_move", "it is not your move")
     state = await host.sessions.state(row)

@@ -12,9 +12,9 @@ from cogs.host import Host, answer_error, lang_of, message_kwargs
 from engines.base import GameError
 from session import present
 from session.i18n import t
-from session.service import SessionError, parse_variants
+from session.service import SessionError, parse_variants, playable
 
-GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in engines.available()]
+GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
 
 
 def host_of(interaction: discord.Interaction) -> Host:

@@ -8,6 +8,7 @@ state version travels on every button so a stale click changes nothing.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import random
@@ -64,6 +65,19 @@ def parse_variants(text: str | None) -> list[str]:
         if name and name not in names:
             names.append(name)
     return names
+
+
+def playable() -> list[str]:
+    """Games this checkout can host: an engine and a board renderer are both installed."""
+    return [g for g in engines.available() if _has_renderer(g)]
+
+
+def _has_renderer(game_id: str) -> bool:
+    try:
+        importlib.import_module(f"render.{game_id}")
+    except ImportError:
+        return False
+    return True
 
 
 def default_players(game: Game, variants: list[str]) -> int:
@@ -130,26 +144,45 @@ class Sessions:
         self._states[row.id] = (row.version, state)
         return state
 
-    async def replay(self, row: SessionRow) -> State:
-        """Seed + action log -> state, exactly as the game was played."""
+    async def replay(self, row: SessionRow, upto: int | None = None) -> State:
+        """Seed + action log (the first ``upto`` actions) -> state, exactly as it was played."""
         game = engines.get(row.game_id)
         state = game.setup(row.players, row.options, row.seed)
-        for action in await self.store.actions(row.id):
+        for action in (await self.store.actions(row.id))[:upto]:
             state, _ = game.apply(state, action.seat, action.code)
         return state
+
+    async def check_fresh(self, row: SessionRow, seat: int, version: int | None) -> None:
+        """Refuse a click made on an older board, unless nothing it offered has changed.
+
+        A button carries the version it was sent at. In a simultaneous phase others act in
+        between without changing this seat's choices; such a click is still good when this
+        seat has not acted since and its legal moves then and now are the same.
+        """
+        if version is None or version == row.version:
+            return
+        stale = SessionError("error.stale", "this move is no longer available")
+        if not 0 <= version < row.version or row.status != "active":
+            raise stale
+        since = (await self.store.actions(row.id))[version:]
+        if any(action.seat == seat for action in since):
+            raise stale
+        game = engines.get(row.game_id)
+        then = await self.replay(row, version)
+        if game.legal_actions(then, seat) != game.legal_actions(await self.state(row), seat):
+            raise stale
 
     # --- lobby -------------------------------------------------------------------------
     async def new(
         self, *, guild_id: int | None, channel_id: int, game_id: str, user_id: int, name: str,
         players: int | None = None, variants: str | None = None, lang: str = "en",
     ) -> Outcome:
-        try:
-            game = engines.get(game_id)
-        except (KeyError, ModuleNotFoundError):
+        if game_id not in playable():
             raise SessionError(
                 "error.unknown_game", f"unknown game {game_id!r}",
-                game=game_id, known=", ".join(engines.available()),
-            ) from None
+                game=game_id, known=", ".join(playable()),
+            )
+        game = engines.get(game_id)
         options = {"variants": parse_variants(variants)}
         wanted = players or default_players(game, options["variants"])
         # validate now (players and variants), so a bad option is refused before anyone joins
@@ -243,11 +276,10 @@ class Sessions:
             row = await self.session(session_id)
             if row.status != "active":
                 raise SessionError("error.not_active", "this game is not running")
-            if version is not None and version != row.version:
-                raise SessionError("error.stale", "this move is no longer available")
             seat = row.seat_of(user_id)
             if seat is None:
                 raise SessionError("error.not_a_player", "you are not playing in this game")
+            await self.check_fresh(row, seat, version)
             outcome = Outcome(row)
             await self._apply(outcome, seat, user_id, code)
             return await self._run_computer_players(outcome)

@@ -106,7 +106,7 @@ async def test_stale_and_wrong_player_clicks_get_an_ephemeral_answer_and_change_
     turn = client.channel(CH).last.sent
     stale_act = ids.act(1, 0, "pick 1")
     await make_move(client, 1, CH, turn, random.Random(2), client.channel(CH).last)
-    inter = await click(client, 2, CH, turn, stale_act)
+    inter = await click(client, 1, CH, turn, stale_act)  # player 1 has moved since
     assert inter.ephemeral_texts() == [t("en", "error.stale")]
     inter = await click(client, 77, CH, turn, ids.act(1, 1, "pick 1"))
     assert inter.ephemeral_texts() == [t("en", "error.not_a_player")]

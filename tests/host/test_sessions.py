@@ -121,12 +121,23 @@ async def test_restart_continues_the_game(sessions, db_path, clock):
 async def test_stale_button_changes_nothing(sessions):
     sid = await open_toy(sessions)
     await sessions.act(sid, 1, "pick 1", version=0)
-    with pytest.raises(SessionError) as err:
-        await sessions.act(sid, 2, "pick 1", version=0)
-    assert err.value.key == "error.stale"
+    await sessions.act(sid, 2, "pick 2", version=1)  # round 2 begins
+    for user, version in ((1, 0), (2, 1), (1, 7)):
+        with pytest.raises(SessionError) as err:
+            await sessions.act(sid, user, "pick 1", version=version)
+        assert err.value.key == "error.stale"
     row = await sessions.session(sid)
-    assert row.version == 1
-    assert len(await sessions.store.actions(sid)) == 1
+    assert row.version == 2
+    assert len(await sessions.store.actions(sid)) == 2
+
+
+async def test_a_simultaneous_pick_from_an_older_message_still_counts(sessions):
+    """Others' secret picks do not change my choices, so my button is not stale."""
+    sid = await open_toy(sessions, players=3)
+    await sessions.act(sid, 1, "pick 1", version=0)
+    await sessions.act(sid, 2, "pick 2", version=1)
+    out = await sessions.act(sid, 3, "pick 3", version=0)
+    assert out.session.version == 3
 
 
 @pytest.mark.parametrize(("user", "code", "error", "key"), [
@@ -163,13 +174,15 @@ async def test_not_your_turn_and_illegal_come_from_the_engine(sessions):
 
 async def test_two_clicks_at_once_never_interleave(sessions):
     sid = await open_toy(sessions)
+    # a double click: the second one finds the board moved on by its own seat
     results = await asyncio.gather(
         sessions.act(sid, 1, "pick 1", version=0),
-        sessions.act(sid, 2, "pick 2", version=0),
+        sessions.act(sid, 1, "pick 2", version=0),
         return_exceptions=True,
     )
     assert sum(isinstance(r, GameError) and r.key == "error.stale" for r in results) == 1
     assert (await sessions.session(sid)).version == 1
+    assert [a.code for a in await sessions.store.actions(sid)] == ["pick 1"]
 
 
 async def test_corrupt_state_row_is_rebuilt_from_the_log(sessions, db_path, clock):

@@ -1,0 +1,96 @@
+"""Every installed game, played to the end by clicking what the bot sends.
+
+Players whose DMs are open move from the hand the bot DMed them; one player has closed DMs
+and moves from the channel's "Make my move" button. Halfway through, the bot "restarts"
+(new objects over the same SQLite file) and the game goes on from the old messages.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import engines
+from cogs.game import GameCog
+from db import Database
+from session import ids
+from session.service import Sessions, playable
+from tests.host.driver import make_move
+from tests.host.fakes import FakeClient, FakeInteraction, FakeMessage
+
+CH = 900
+MAX_MOVES = 5000
+
+
+def live_message(client: FakeClient, user_id: int, hidden: bool) -> FakeMessage:
+    """Where this player would click: their newest DM with a move button, else the channel."""
+    if hidden and user_id not in client.closed_dms:
+        user = client.users[user_id]
+        for sent in reversed(user.dms):
+            if sent.view:
+                return FakeMessage(client.channel(-user_id), sent)
+    return next(m for m in reversed(client.channel(CH).messages) if m.sent.view)
+
+
+async def play_game(client: FakeClient, game_id: str, players: int, db_path, clock,
+                    seed: int) -> FakeClient:
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, FakeInteraction(client, client.user(1, "P1"), CH), game_id,
+                               players, None)
+    for user_id in range(2, players + 1):
+        await GameCog.join.callback(cog, FakeInteraction(client, client.user(user_id), CH))
+    game = engines.get(game_id)
+    hidden = game.meta.hidden_information
+    rng = random.Random(seed)
+    moves = 0
+    restarted = False
+    while True:
+        row = await client.host.sessions.in_channel(CH) if moves == 0 else \
+            await client.host.sessions.store.get(row.id)
+        if row.status != "active":
+            break
+        state = await client.host.sessions.state(row)
+        seat = rng.choice(game.to_act(state))
+        user_id = row.seats[seat].user_id
+        message = live_message(client, user_id, hidden)
+        start = message.sent
+        if hidden and message.channel.id == CH:
+            # the channel offers "Make my move" to everyone; the picker is ephemeral
+            assert all(ids.parse(c).kind in ("pick", "hand") for c in start.custom_ids)
+        await make_move(client, user_id, message.channel.id, start, rng, message)
+        moves += 1
+        assert moves < MAX_MOVES, "the game does not end"
+        if not restarted and moves == 25:
+            restarted = True
+            await client.host.sessions.db.close()
+            fresh = FakeClient(Sessions(await Database(db_path).open(), clock=clock))
+            fresh.channels, fresh.users, fresh.closed_dms = (client.channels, client.users,
+                                                             client.closed_dms)
+            for user in fresh.users.values():
+                user.client = fresh
+            client = fresh
+    return client
+
+
+@pytest.mark.parametrize("game_id", ["toy", *playable()])
+async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock):
+    game = engines.get(game_id)
+    players = min(max(game.meta.min_players, 3), game.meta.max_players)
+    client = FakeClient(sessions)
+    client.closed_dms.add(2)
+    client = await play_game(client, game_id, players, db_path, clock, seed=7)
+    sessions = client.host.sessions
+    row = (await sessions.history(CH))[0]
+    assert row.status == "finished" and row.result["ranking"]
+    final = client.channel(CH).last.sent
+    assert final.image() is not None and final.view is None
+    state = await sessions.state(row)
+    assert json.dumps(await sessions.replay(row), sort_keys=True) == json.dumps(state, sort_keys=True)
+    if game.meta.hidden_information:
+        # nothing private ever reached the channel: every image there is of a spectator view
+        assert client.users[2].dm_attempts == 1  # refused once, never retried blindly
+        assert any(u.dms for uid, u in client.users.items() if uid != 2)
+    await sessions.db.close()
+    sessions.db = await Database(db_path).open()
