@@ -323,8 +323,7 @@ class BunnyKingdom(Game):
         if verb == "pick" and len(args) == 2:
             key = "bunny_kingdom.action.pick2" if state["players"] == 2 else \
                 "bunny_kingdom.action.pick"
-            return key, {"a": args[0], "b": args[1],
-                         "a_key": _name_key(args[0]), "b_key": _name_key(args[1])}
+            return key, {"a": args[0], "b": args[1]}
         if verb == "build" and len(args) == 3:
             return "bunny_kingdom.action.build.sky_tower", {"a": args[1], "b": args[2]}
         if verb == "build" and len(args) == 2 and args[0] in KINDS:
@@ -347,9 +346,3 @@ class BunnyKingdom(Game):
 
         return choose(self, state, seat, rng)
 
-
-def _name_key(kind_id: str) -> str:
-    """Translation key of a card's name (territories are named by their coordinate)."""
-    if kind_id in KINDS and KINDS[kind_id].category == "territory":
-        return "bunny_kingdom.card.territory"
-    return f"bunny_kingdom.card.{kind_id}"
