@@ -46,9 +46,9 @@ async def play_game(client: FakeClient, game_id: str, players: int, db_path, clo
     rng = random.Random(seed)
     moves = 0
     restarted = False
+    session_id = (await client.host.sessions.in_channel(CH)).id
     while True:
-        row = await client.host.sessions.in_channel(CH) if moves == 0 else \
-            await client.host.sessions.store.get(row.id)
+        row = await client.host.sessions.session(session_id)
         if row.status != "active":
             break
         state = await client.host.sessions.state(row)
