@@ -26,6 +26,25 @@ def load_dotenv(path: Path = Path(".env")) -> None:
         os.environ.setdefault(key.strip(), value.strip().strip("'\""))
 
 
+def point_at_discord(api_base: str | None) -> None:
+    """Talk to another Discord-compatible server (the test stand-in) instead of discord.com.
+
+    ``STOLIK_DISCORD_API`` = ``http://127.0.0.1:PORT``: REST goes to ``PORT/api/v10`` and the
+    gateway to ``ws://127.0.0.1:PORT/gateway``. discord.py takes the gateway from its own
+    default rather than from ``GET /gateway/bot``, so both are overridden. Unset in production.
+    """
+    if not api_base:
+        return
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    base = api_base.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    ws = base.replace("http://", "ws://").replace("https://", "wss://")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
+
+
 def make_bot(db_path: str, sync_guild: int | None):
     import discord
     from discord.ext import commands
@@ -80,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         print("Set DISCORD_TOKEN (in the environment or a .env file) to your bot's token "
               "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
         return 2
+    point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
     guild = os.environ.get("STOLIK_GUILD")
     bot = make_bot(db_path, int(guild) if guild else None)
     bot.run(token, log_handler=None)
