@@ -72,6 +72,19 @@ META = GameMeta(
 )
 
 
+def overall_tallies(state: State) -> list[scoring.Tally]:
+    """Per seat: this game's tally plus, in Dynasty, the finished games' (summed)."""
+    out = []
+    for seat in range(state["players"]):
+        now = kingdom_tally(state, seat)
+        out.append(scoring.Tally(
+            now.points + sum(g["points"][seat] for g in state["history"]),
+            now.largest + sum(g["largest"][seat] for g in state["history"]),
+            now.crowns + sum(g["crowns"][seat] for g in state["history"]),
+        ))
+    return out
+
+
 def kingdom_tally(state: State, seat: int) -> scoring.Tally:
     kingdom = state["kingdoms"][seat]
     terrain, crowns = terrain_and_crowns(kingdom["rows"])
@@ -161,8 +174,9 @@ def end_game(state: State, events: list[Event]) -> None:
         events.extend(start_game(state))
         return
     state["phase"] = "over"
-    totals = GAME.totals(state)
-    winners = GAME.ranking(state)[0]
+    overall = overall_tallies(state)
+    totals = [t.points for t in overall]
+    winners = scoring.rank(overall)[0]
     events.append({
         "key": "kingdomino.event.game_over", "scores": totals, "winners": winners,
         "text": " / ".join(map(str, totals)),
@@ -432,15 +446,7 @@ class Kingdomino(Game):
         return state["phase"] == "over"
 
     def ranking(self, state: State) -> list[list[int]]:
-        tallies = []
-        for seat in range(state["players"]):
-            now = kingdom_tally(state, seat)
-            tallies.append(scoring.Tally(
-                now.points + sum(g["points"][seat] for g in state["history"]),
-                now.largest + sum(g["largest"][seat] for g in state["history"]),
-                now.crowns + sum(g["crowns"][seat] for g in state["history"]),
-            ))
-        return scoring.rank(tallies)
+        return scoring.rank(overall_tallies(state))
 
     # --- notation and descriptions ---------------------------------------------------------
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:

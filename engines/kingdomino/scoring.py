@@ -77,11 +77,14 @@ def is_middle_kingdom(terrain: str, size: int) -> bool:
 
 
 def kingdom_lines(
-    terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str]
+    terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str],
+    props: list[Property] | None = None,
 ) -> list[tuple[str, int, dict]]:
     """Score breakdown of one kingdom as ``(key, points, params)`` lines."""
     lines: list[tuple[str, int, dict]] = []
-    for prop in properties(terrain, crowns, size):
+    if props is None:
+        props = properties(terrain, crowns, size)
+    for prop in props:
         if prop.crowns:
             name = LETTER_TERRAIN[prop.terrain]
             lines.append((
@@ -99,7 +102,7 @@ def kingdom_lines(
 def tally(terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str]) -> Tally:
     props = properties(terrain, crowns, size)
     points = sum(line[1] for line in kingdom_lines(
-        terrain, crowns, size, discarded=discarded, variants=variants))
+        terrain, crowns, size, discarded=discarded, variants=variants, props=props))
     return Tally(
         points,
         max((p.squares for p in props), default=0),
