@@ -222,7 +222,8 @@ def win_war(state: dict, region: Region, winner: str, civs: list[str], swords: d
     losers = [c for c in civs if c != winner]
     events.append({"key": "gheos.event.war_chosen" if chosen else "gheos.event.war",
                    "winner": winner, "losers": losers, "cell": region.label,
-                   "swords": ", ".join(f"{c} {swords[c]}" for c in swords) or "-"})
+                   "swords": [["gheos.text.swords_of", {"civ": c, "swords": n}]
+                              for c, n in swords.items()]})
     for c in losers:
         eliminate(state, c, events, "war")
 
