@@ -21,6 +21,8 @@ class SeatRow:
     seat: int
     user_id: int | None  # None: computer player
     name: str
+    bank: float | None = None  # seconds left on the turn clock
+    running_since: str | None = None  # ISO time the clock started; None: not running
 
     @property
     def is_bot(self) -> bool:
@@ -47,6 +49,8 @@ class SessionRow:
     updated_at: str
     finished_at: str | None
     seats: list[SeatRow]
+    pace_json: str = '{"kind": "none"}'
+    last_action_at: str | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
@@ -62,6 +66,14 @@ class ActionRow:
     user_id: int | None
     code: str
     created_at: str
+    version: int = 0  # the session version this action produced
+    undone_version: int | None = None
+    reveals: bool = False
+    kind: str = "move"  # move | computer | skip
+
+
+#: an extra statement to run inside a store transaction (clocks, timers, votes)
+Statement = tuple[str, tuple]
 
 
 class Store:
@@ -73,7 +85,9 @@ class Store:
         if row is None:
             return None
         seats = await self.db.fetchall(
-            "SELECT seat, user_id, name FROM seats WHERE session_id = ? ORDER BY seat", (row["id"],)
+            "SELECT seat, user_id, name, bank, running_since FROM seats WHERE session_id = ?"
+            " ORDER BY seat",
+            (row["id"],),
         )
         return SessionRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
@@ -84,7 +98,9 @@ class Store:
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"],
             finished_at=row["finished_at"],
-            seats=[SeatRow(s["seat"], s["user_id"], s["name"]) for s in seats],
+            seats=[SeatRow(s["seat"], s["user_id"], s["name"], s["bank"], s["running_since"])
+                   for s in seats],
+            pace_json=row["pace"], last_action_at=row["last_action_at"],
         )
 
     async def get(self, session_id: int) -> SessionRow | None:
@@ -112,27 +128,32 @@ class Store:
         )
         return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
 
-    async def actions(self, session_id: int) -> list[ActionRow]:
+    async def actions(self, session_id: int, *, with_undone: bool = False) -> list[ActionRow]:
+        """The log in order; undone actions only when asked (they are kept, never deleted)."""
         rows = await self.db.fetchall(
-            "SELECT n, seat, user_id, code, created_at FROM actions WHERE session_id = ?"
-            " ORDER BY n",
+            "SELECT n, seat, user_id, code, created_at, version, undone_version, reveals, kind"
+            " FROM actions WHERE session_id = ?"
+            + ("" if with_undone else " AND undone_version IS NULL") + " ORDER BY n",
             (session_id,),
         )
-        return [ActionRow(r["n"], r["seat"], r["user_id"], r["code"], r["created_at"]) for r in rows]
+        return [ActionRow(r["n"], r["seat"], r["user_id"], r["code"], r["created_at"],
+                          r["version"], r["undone_version"], bool(r["reveals"]), r["kind"])
+                for r in rows]
 
     # --- writing -----------------------------------------------------------------------
     async def create(
         self, *, guild_id: int | None, channel_id: int, game_id: str, creator_id: int,
         creator_name: str, players: int, options: dict[str, Any], seed: int, lang: str, now: str,
+        pace_json: str = '{"kind": "none"}',
     ) -> int:
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO sessions (guild_id, channel_id, game_id, status, creator_id,"
-                    " players, options, seed, lang, created_at, updated_at)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    " players, options, seed, lang, created_at, updated_at, pace)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game_id, creator_id, players, json.dumps(options),
-                     seed, lang, now, now),
+                     seed, lang, now, now, pace_json),
                 )
                 session_id = cur.lastrowid
                 await conn.execute(
@@ -172,40 +193,76 @@ class Store:
                 "UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id)
             )
 
-    async def start(self, session_id: int, players: int, state_json: str, now: str) -> None:
+    async def start(self, session_id: int, players: int, state_json: str, now: str,
+                    extra: list[Statement] = ()) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE sessions SET status = 'active', players = ?, state = ?, version = 0,"
-                " updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (players, state_json, now, session_id),
+                " updated_at = ?, last_action_at = ? WHERE id = ? AND status = 'lobby'",
+                (players, state_json, now, now, session_id),
             )
+            for sql, params in extra:
+                await conn.execute(sql, params)
 
     async def record_action(
-        self, *, session_id: int, n: int, seat: int, user_id: int | None, code: str,
+        self, *, session_id: int, version: int, seat: int, user_id: int | None, code: str,
         state_json: str, finished: bool, result: dict[str, Any] | None, now: str,
+        reveals: bool = False, kind: str = "move", extra: list[Statement] = (),
     ) -> None:
-        """Append the action and store the new state in ONE transaction (version = n + 1).
+        """Append the action and store the new state (version + 1) in ONE transaction, with
+        the clock and timer changes it causes.
 
-        The ``version = n`` guard makes a concurrent writer fail loudly instead of forking
+        The ``version = ?`` guard makes a concurrent writer fail loudly instead of forking
         the log.
         """
         async with self.db.transaction() as conn:
             cur = await conn.execute(
-                "UPDATE sessions SET state = ?, version = ?, updated_at = ?,"
+                "UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?,"
                 " status = CASE WHEN ? THEN 'finished' ELSE status END,"
                 " finished_at = CASE WHEN ? THEN ? ELSE finished_at END,"
                 " result = COALESCE(?, result)"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (state_json, n + 1, now, finished, finished, now,
-                 json.dumps(result) if result is not None else None, session_id, n),
+                (state_json, version + 1, now, now, finished, finished, now,
+                 json.dumps(result) if result is not None else None, session_id, version),
             )
             if cur.rowcount != 1:
-                raise RuntimeError(f"session {session_id} moved past version {n} meanwhile")
+                raise RuntimeError(f"session {session_id} moved past version {version} meanwhile")
             await conn.execute(
-                "INSERT INTO actions (session_id, n, seat, user_id, code, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (session_id, n, seat, user_id, code, now),
+                "INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version,"
+                " reveals, kind) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0) FROM actions"
+                " WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, session_id, seat, user_id, code, now, version + 1, reveals, kind),
             )
+            for sql, params in extra:
+                await conn.execute(sql, params)
+
+    async def undo(self, *, session_id: int, n: int, version: int, state_json: str, now: str,
+                   extra: list[Statement] = ()) -> None:
+        """Mark action ``n`` undone (kept in the log) and store the state before it."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (state_json, version + 1, now, now, session_id, version),
+            )
+            if cur.rowcount != 1:
+                raise RuntimeError(f"session {session_id} moved past version {version} meanwhile")
+            await conn.execute(
+                "UPDATE actions SET undone_version = ? WHERE session_id = ? AND n = ?",
+                (version + 1, session_id, n),
+            )
+            for sql, params in extra:
+                await conn.execute(sql, params)
+
+    async def run(self, statements: list[Statement]) -> int:
+        """Run statements in one transaction; returns the first statement's row count."""
+        async with self.db.transaction() as conn:
+            first = -1
+            for sql, params in statements:
+                cur = await conn.execute(sql, params)
+                if first < 0:
+                    first = cur.rowcount
+            return first
 
     async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str) -> None:
         async with self.db.transaction() as conn:
@@ -236,3 +293,69 @@ class Store:
                     " ON CONFLICT (user_id) DO UPDATE SET until = excluded.until",
                     (user_id, until),
                 )
+
+    # --- timers, votes, settings, statistics --------------------------------------------
+    async def due_timers(self, now: str) -> list[Any]:
+        return await self.db.fetchall(
+            "SELECT id, session_id, seat, kind, due_at FROM timers"
+            " WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id",
+            (now,),
+        )
+
+    async def next_timer_due(self) -> str | None:
+        row = await self.db.fetchone("SELECT MIN(due_at) FROM timers WHERE fired_at IS NULL")
+        return row[0] if row else None
+
+    async def pending_timers(self, session_id: int) -> list[Any]:
+        return await self.db.fetchall(
+            "SELECT id, seat, kind, due_at FROM timers WHERE session_id = ? AND fired_at IS NULL"
+            " ORDER BY due_at, id",
+            (session_id,),
+        )
+
+    async def ballots(self, session_id: int, topic: str) -> dict[int, str]:
+        rows = await self.db.fetchall(
+            "SELECT user_id, choice FROM votes WHERE session_id = ? AND topic = ?",
+            (session_id, topic),
+        )
+        return {r["user_id"]: r["choice"] for r in rows}
+
+    async def settings(self, user_id: int) -> Any:
+        return await self.db.fetchone(
+            "SELECT tz, quiet_start, quiet_end, pings FROM user_settings WHERE user_id = ?",
+            (user_id,),
+        )
+
+    async def save_settings(self, user_id: int, tz: str, quiet_start: int | None,
+                            quiet_end: int | None, pings: bool) -> None:
+        await self.run([(
+            "INSERT INTO user_settings (user_id, tz, quiet_start, quiet_end, pings)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET tz = excluded.tz,"
+            " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
+            " pings = excluded.pings",
+            (user_id, tz, quiet_start, quiet_end, int(pings)),
+        )])
+
+    async def sessions_of_user(self, user_id: int) -> list[SessionRow]:
+        rows = await self.db.fetchall(
+            "SELECT s.* FROM sessions s JOIN seats t ON t.session_id = s.id"
+            " WHERE t.user_id = ? AND s.status IN ('lobby', 'active') ORDER BY s.id",
+            (user_id,),
+        )
+        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+
+    async def finished(self, game_id: str | None = None) -> list[SessionRow]:
+        """Finished games in the order they finished (for statistics and ratings)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM sessions WHERE status = 'finished'"
+            + (" AND game_id = ?" if game_id else "") + " ORDER BY finished_at, id",
+            (game_id,) if game_id else (),
+        )
+        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+
+    async def seat_history(self, session_id: int) -> list[Any]:
+        return await self.db.fetchall(
+            "SELECT seat, user_id, name, from_version FROM seat_history WHERE session_id = ?"
+            " ORDER BY from_version",
+            (session_id,),
+        )

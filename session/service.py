@@ -21,17 +21,26 @@ from typing import Any
 
 import engines
 from db.database import Database
-from db.store import ChannelBusy, SessionRow, Store
-from engines.base import BadOptions, Game, GameError, State
+from db.store import ChannelBusy, SessionRow, Statement, Store
+from engines.base import BadOptions, Game, State
+from session.clocks import (
+    Pace,
+    Quiet,
+    deadline,
+    parse_pace,
+    reminder_times,
+    spent,
+    turn_starts,
+)
+from session.errors import SessionError
 
 log = logging.getLogger(__name__)
 
+#: a game with no action for this long gets a warning, then is archived a week later
+IDLE_WARNING_AFTER = timedelta(days=30)
+ARCHIVE_AFTER_WARNING = timedelta(days=7)
 #: how long a refused DM (Discord error 50007) keeps us from trying that user again
 DM_RETRY_AFTER = timedelta(hours=6)
-
-
-class SessionError(GameError):
-    """A request the session layer refuses (no game here, not your seat, stale button...)."""
 
 
 @dataclass
@@ -144,11 +153,19 @@ class Sessions:
         self._states[row.id] = (row.version, state)
         return state
 
-    async def replay(self, row: SessionRow, upto: int | None = None) -> State:
-        """Seed + action log (the first ``upto`` actions) -> state, exactly as it was played."""
+    async def replay(self, row: SessionRow, at_version: int | None = None) -> State:
+        """Seed + action log -> state, exactly as played (as it stood at ``at_version``).
+
+        Undone actions stay in the log; they count only for versions before their undo.
+        """
         game = engines.get(row.game_id)
         state = game.setup(row.players, row.options, row.seed)
-        for action in (await self.store.actions(row.id))[:upto]:
+        for action in await self.store.actions(row.id, with_undone=at_version is not None):
+            if at_version is not None and (
+                action.version > at_version
+                or (action.undone_version is not None and action.undone_version <= at_version)
+            ):
+                continue
             state, _ = game.apply(state, action.seat, action.code)
         return state
 
@@ -157,16 +174,17 @@ class Sessions:
 
         A button carries the version it was sent at. In a simultaneous phase others act in
         between without changing this seat's choices; such a click is still good when this
-        seat has not acted since and its legal moves then and now are the same.
+        seat has not acted (or undone) since and its legal moves then and now are the same.
         """
         if version is None or version == row.version:
             return
         stale = SessionError("error.stale", "this move is no longer available")
         if not 0 <= version < row.version or row.status != "active":
             raise stale
-        since = (await self.store.actions(row.id))[version:]
-        if any(action.seat == seat for action in since):
-            raise stale
+        for action in await self.store.actions(row.id, with_undone=True):
+            changed = action.version > version or (action.undone_version or 0) > version
+            if changed and action.seat == seat:
+                raise stale
         game = engines.get(row.game_id)
         then = await self.replay(row, version)
         if game.legal_actions(then, seat) != game.legal_actions(await self.state(row), seat):
@@ -176,7 +194,9 @@ class Sessions:
     async def new(
         self, *, guild_id: int | None, channel_id: int, game_id: str, user_id: int, name: str,
         players: int | None = None, variants: str | None = None, lang: str = "en",
+        pace: str | None = None,
     ) -> Outcome:
+        pace_json = parse_pace(pace).to_json()
         if game_id not in playable():
             raise SessionError(
                 "error.unknown_game", f"unknown game {game_id!r}",
@@ -194,7 +214,7 @@ class Sessions:
             session_id = await self.store.create(
                 guild_id=guild_id, channel_id=channel_id, game_id=game_id, creator_id=user_id,
                 creator_name=name, players=wanted, options=options, seed=self.seed_source(),
-                lang=lang, now=self._now(),
+                lang=lang, now=self._now(), pace_json=pace_json,
             )
         except ChannelBusy:
             running = await self.store.open_in_channel(channel_id)
@@ -259,7 +279,8 @@ class Sessions:
             state = game.setup(len(row.seats), row.options, row.seed)
         except BadOptions as exc:
             raise SessionError(exc.key, str(exc), **exc.params) from None
-        await self.store.start(row.id, len(row.seats), json.dumps(state), self._now())
+        extra = await self.clock_statements(row, set(), game.to_act(state), over=False)
+        await self.store.start(row.id, len(row.seats), json.dumps(state), self._now(), extra)
         row = await self.session(row.id)
         self._states[row.id] = (row.version, state)
         notices.append(Notice("notice.started", {"game": row.game_id}))
@@ -284,7 +305,8 @@ class Sessions:
             await self._apply(outcome, seat, user_id, code)
             return await self._run_computer_players(outcome)
 
-    async def _apply(self, outcome: Outcome, seat: int, user_id: int | None, code: str) -> None:
+    async def _apply(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
+                     kind: str = "move") -> None:
         """Apply, persist (one transaction), and record what changed in ``outcome``."""
         row = outcome.session
         game = engines.get(row.game_id)
@@ -292,9 +314,12 @@ class Sessions:
         new_state, events = game.apply(state, seat, code)  # raises GameError: nothing changes
         over = game.is_over(new_state)
         result = self.result(game, new_state) if over else None
+        extra = await self.clock_statements(
+            row, set(game.to_act(state)), [] if over else game.to_act(new_state), over=over)
         await self.store.record_action(
-            session_id=row.id, n=row.version, seat=seat, user_id=user_id, code=code,
+            session_id=row.id, version=row.version, seat=seat, user_id=user_id, code=code,
             state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
+            reveals=any(e.get("reveal") for e in events), kind=kind, extra=extra,
         )
         if not game.meta.hidden_information:
             # in games with secrets a move may be one (a hidden pick): only the engine's
@@ -305,14 +330,74 @@ class Sessions:
             Notice(e["key"], {k: v for k, v in e.items() if k not in ("key", "reveal")})
             for e in events if "private_to" not in e
         )
-        if game.meta.hidden_information:
-            for s in self._human_seats(row, game):
-                before, after = game.view(state, s), game.view(new_state, s)
-                if before.get("private") != after.get("private") and s not in outcome.private_seats:
-                    outcome.private_seats.append(s)
+        self._note_private_changes(outcome, game, state, new_state)
         outcome.board_changed = True
         outcome.session = await self.session(row.id)
         self._states[row.id] = (outcome.session.version, new_state)
+
+    def _note_private_changes(self, outcome: Outcome, game: Game, old: State, new: State) -> None:
+        if not game.meta.hidden_information:
+            return
+        for s in self._human_seats(outcome.session, game):
+            before, after = game.view(old, s), game.view(new, s)
+            if before.get("private") != after.get("private") and s not in outcome.private_seats:
+                outcome.private_seats.append(s)
+
+    async def clock_statements(self, row: SessionRow, before: set[int], after: list[int], *,
+                               over: bool, fresh_turn: bool = True) -> list[Statement]:
+        """Clock and timer changes when the seats to act go from ``before`` to ``after``.
+
+        A seat whose turn ends pays the time it used; a human seat whose turn starts gets its
+        allowance (``fresh_turn``) and its reminders and timeout scheduled; a session with no
+        action for long gets an inactivity warning. Runs inside the action's transaction.
+        """
+        now = self.clock()
+        pace = Pace.from_json(row.pace_json)
+        out: list[Statement] = [(
+            "DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL"
+            " AND kind IN ('idle_warn', 'archive')", (row.id,))]
+        if over:
+            return [("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL", (row.id,))]
+        out.append(("INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'idle_warn', ?)",
+                    (row.id, (now + IDLE_WARNING_AFTER).isoformat())))
+        for seat in row.seats:
+            running = seat.running_since is not None
+            if running and seat.seat not in after:
+                left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
+                out += self._stop_clock(row.id, seat.seat, left)
+            elif not running and seat.seat in after and pace.timed and not seat.is_bot:
+                bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
+                out += await self._start_clock(row.id, seat, bank or 0.0, now)
+        return out
+
+    @staticmethod
+    def _stop_clock(session_id: int, seat: int, bank: float | None) -> list[Statement]:
+        return [
+            ("UPDATE seats SET bank = ?, running_since = NULL WHERE session_id = ? AND seat = ?",
+             (bank, session_id, seat)),
+            ("DELETE FROM timers WHERE session_id = ? AND seat = ? AND fired_at IS NULL",
+             (session_id, seat)),
+            ("DELETE FROM votes WHERE session_id = ? AND topic = ?",
+             (session_id, f"timeout:{seat}")),
+        ]
+
+    async def _start_clock(self, session_id: int, seat: Any, bank: float,
+                           now: datetime) -> list[Statement]:
+        end = deadline(bank, now)
+        quiet = await self.quiet(seat.user_id)
+        out: list[Statement] = [(
+            "UPDATE seats SET bank = ?, running_since = ? WHERE session_id = ? AND seat = ?",
+            (bank, now.isoformat(), session_id, seat.seat))]
+        for kind, when in [*reminder_times(now, end, quiet), ("timeout", end)]:
+            out.append(("INSERT INTO timers (session_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                        (session_id, seat.seat, kind, when.isoformat())))
+        return out
+
+    async def quiet(self, user_id: int | None) -> Quiet:
+        row = await self.store.settings(user_id) if user_id is not None else None
+        if row is None:
+            return Quiet()
+        return Quiet(row["tz"], row["quiet_start"], row["quiet_end"])
 
     @staticmethod
     def _human_seats(row: SessionRow, game: Game) -> list[int]:

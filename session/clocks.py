@@ -1,0 +1,154 @@
+"""Turn clocks: paces, time banks, reminder times with quiet hours. Pure functions of stored
+UTC timestamps, so tests move time with a fake clock and nothing sleeps.
+
+Paces (``/game new pace:``):
+- ``none``: no clock (games may still be archived after a long silence);
+- ``realtime:N``: N minutes for each move (a turn of several actions is one move);
+- ``daily:N`` or ``daily:N:C``: a time bank, N days added when a turn starts, capped at C days
+  (default 3·N), spent while it is your turn; unused time carries over.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from session.errors import SessionError
+
+MINUTE = 60.0
+DAY = 86400.0
+#: first reminder after this share of the time, last call after this share
+REMIND_SHARE = 0.5
+LAST_CALL_SHARE = 0.9
+
+
+@dataclass(frozen=True)
+class Pace:
+    kind: str = "none"  # none | realtime | daily
+    per_move: float = 0.0  # realtime: seconds for each move
+    increment: float = 0.0  # daily: seconds added when a turn starts
+    cap: float = 0.0  # daily: the most a bank can hold
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "none"
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str | None) -> Pace:
+        return cls(**json.loads(text)) if text else cls()
+
+
+def parse_pace(text: str | None) -> Pace:
+    """'none' | 'realtime[:minutes]' | 'daily[:days[:cap days]]' -> Pace."""
+    parts = (text or "none").strip().lower().replace(" ", "").split(":")
+    kind, numbers = parts[0], parts[1:]
+    try:
+        values = [float(n) for n in numbers if n]
+    except ValueError:
+        values = [-1.0]
+    bad = SessionError("error.bad_pace", f"unknown pace {text!r}", pace=text or "")
+    if any(v <= 0 for v in values):
+        raise bad
+    if kind == "none" and not values:
+        return Pace()
+    if kind == "realtime" and len(values) <= 1:
+        return Pace("realtime", per_move=(values[0] if values else 5) * MINUTE)
+    if kind == "daily" and len(values) <= 2:
+        days = values[0] if values else 1
+        cap = values[1] if len(values) > 1 else 3 * days
+        if cap < days:
+            raise bad
+        return Pace("daily", increment=days * DAY, cap=cap * DAY)
+    raise bad
+
+
+def turn_starts(pace: Pace, bank: float | None) -> float | None:
+    """The bank when a turn starts: a fresh allowance (realtime) or a capped top-up (daily)."""
+    if pace.kind == "realtime":
+        return pace.per_move
+    if pace.kind == "daily":
+        return min((bank or 0.0) + pace.increment, pace.cap)
+    return None
+
+
+def spent(bank: float, running_since: datetime, now: datetime) -> float:
+    """What is left of ``bank`` after running from ``running_since`` to ``now`` (may go < 0)."""
+    return bank - (now - running_since).total_seconds()
+
+
+def deadline(bank: float, running_since: datetime) -> datetime:
+    return running_since + timedelta(seconds=bank)
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """A user's time zone and quiet hours (local hours; start > end wraps past midnight)."""
+
+    tz: str = "UTC"
+    start: int | None = None
+    end: int | None = None
+
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.tz)
+
+    def is_quiet(self, when: datetime) -> bool:
+        if self.start is None or self.end is None or self.start == self.end:
+            return False
+        hour = when.astimezone(self.zone()).hour
+        if self.start < self.end:
+            return self.start <= hour < self.end
+        return hour >= self.start or hour < self.end
+
+    def quiet_ends_after(self, when: datetime) -> datetime:
+        """The first whole hour at or after ``when`` outside quiet hours."""
+        local = when.astimezone(self.zone())
+        probe = local.replace(minute=0, second=0, microsecond=0)
+        if probe < local:
+            probe += timedelta(hours=1)
+        for _ in range(25):
+            if not self.is_quiet(probe):
+                return probe.astimezone(when.tzinfo)
+            probe += timedelta(hours=1)
+        return when
+
+
+def check_zone(tz: str) -> str:
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SessionError("error.bad_timezone", f"unknown time zone {tz!r}", tz=tz) from None
+    return tz
+
+
+def reminder_times(start: datetime, end: datetime, quiet: Quiet) -> list[tuple[str, datetime]]:
+    """When to ping a player whose turn runs from ``start`` to ``end``: once after half the
+    time, once more near the end. A ping that falls in quiet hours waits for them to end, and
+    is dropped if that is too late; two pings never fall at the same time."""
+    total = end - start
+    out: list[tuple[str, datetime]] = []
+    for kind, share in (("remind", REMIND_SHARE), ("last_call", LAST_CALL_SHARE)):
+        when = start + total * share
+        if quiet.is_quiet(when):
+            when = quiet.quiet_ends_after(when)
+        if when >= end or (out and when <= out[-1][1]):
+            continue
+        out.append((kind, when))
+    return out
+
+
+def left_text(seconds: float) -> str:
+    """'2d 3h', '4h 05m', '12m', '0m' — compact, language-free."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    return f"{minutes}m"
