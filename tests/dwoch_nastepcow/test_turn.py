@@ -356,3 +356,22 @@ def test_last_tile_of_the_stack_then_one_more_turn_each_without_refills():
     assert GAME.is_over(s) and GAME.to_act(s) == []
     assert any(e["key"] == "dwoch_nastepcow.event.game_over" for e in events)
     assert GAME.legal_actions(s, WHITE) == [] == GAME.legal_actions(s, BLUE)
+
+
+# --- legal action counts from fixed positions (perft-style) ---------------------------------
+def test_legal_counts_at_the_start_and_after_the_first_take():
+    s = GAME.setup(2, {}, 21)
+    seat = s["current"]
+    legal = GAME.legal_actions(s, seat)
+    # only the three tiles within reach: no hand, nowhere to move, and taking is compulsory
+    assert legal == [f"take {s['reserve'][i]}" for i in (1, 2, 3)]
+    s, _ = GAME.apply(s, seat, legal[0])
+    (tid,) = s["hands"][seat]
+    affordable = any(c.startswith("build") for c in GAME.legal_actions(s, seat))
+    legal = GAME.legal_actions(s, seat)
+    # the 8 spaces round the starting tile, for open terrain (and building if affordable)
+    assert len(legal) == 8 * (1 + affordable) + 1 and legal[-1] == "end"
+    s, _ = GAME.apply(s, seat, f"terrain {tid} M12")
+    legal = GAME.legal_actions(s, seat)
+    # the retinue may step onto the new tile; a reserve troop may be sent there
+    assert legal == ["move M13 M12", "deploy M12", "end"]
