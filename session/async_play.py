@@ -1,0 +1,423 @@
+"""Games that last days: undo, substitutes, votes on a timed-out player, ending early, the
+durable timer dispatcher, and the player's views across games (mine, stats, ratings, log).
+
+Every move made here (a skipped turn, a computer replacing a player) goes through the same
+``Sessions._apply`` path as a human move: same checks, same log, same replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import engines
+from db.store import SessionRow
+from session.clocks import Pace, check_zone, deadline, spent, turn_starts
+from session.errors import SessionError
+from session.service import ARCHIVE_AFTER_WARNING, Notice, Outcome, Sessions
+
+log = logging.getLogger(__name__)
+
+#: choices on a timed-out player's vote
+TIMEOUT_CHOICES = ("skip", "computer", "wait")
+#: Elo: start, K factor, and how many games make a rating count on the leaderboard
+ELO_START = 1000.0
+ELO_K = 32.0
+RANKED_AFTER = 3
+
+
+@dataclass
+class TimerEvent:
+    """Something a timer did, for the host to show: ``kind`` plus the session after it."""
+
+    kind: str  # remind | last_call | timeout | skipped | idle_warn | archived
+    session: SessionRow
+    seat: int | None = None
+    outcome: Outcome | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class AsyncPlay:
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+        self.store = sessions.store
+
+    # --- undo --------------------------------------------------------------------------
+    async def undo(self, session_id: int, user_id: int) -> Outcome:
+        """Take back the user's own last action, until someone else acts; never across a
+        reveal (a drawn tile or card, a shuffle, revealed simultaneous picks)."""
+        s = self.sessions
+        async with s._locks[session_id]:
+            row = await s.session(session_id)
+            if row.status != "active":
+                raise SessionError("error.not_active", "this game is not running")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise SessionError("error.not_a_player", "you are not playing in this game")
+            log_ = await self.store.actions(row.id)
+            if not log_ or log_[-1].seat != seat or log_[-1].kind != "move":
+                raise SessionError("error.undo_nothing", "you have no move to take back")
+            last = log_[-1]
+            if last.reveals:
+                raise SessionError("error.undo_reveal",
+                                   "that move revealed something and cannot be taken back")
+            game = engines.get(row.game_id)
+            before = await s.state(row)
+            previous = await s.replay(row, at_version=last.version - 1)
+            extra = await s.clock_statements(row, set(game.to_act(before)),
+                                             game.to_act(previous), over=False, fresh_turn=False)
+            await self.store.undo(session_id=row.id, n=last.n, version=row.version,
+                                  state_json=json.dumps(previous), now=s._now(), extra=extra)
+            outcome = Outcome(await s.session(row.id), [Notice("notice.undone", {"seat": seat})],
+                              board_changed=True)
+            s._states[row.id] = (outcome.session.version, previous)
+            s._note_private_changes(outcome, game, before, previous)
+            return outcome
+
+    # --- substitutes and computer replacements ----------------------------------------
+    async def substitute(self, channel_id: int, user_id: int, name: str, seat: int) -> Outcome:
+        """A newcomer takes over a seat whose time ran out, or one a computer took over."""
+        s = self.sessions
+        row = await s.in_channel(channel_id)
+        async with s._locks[row.id]:
+            row = await s.session(row.id)
+            if row.status != "active":
+                raise SessionError("error.not_active", "this game is not running")
+            if row.seat_of(user_id) is not None:
+                raise SessionError("error.already_joined", "you are already in this game")
+            if not 0 <= seat < len(row.seats):
+                raise SessionError("error.no_such_seat", "no such seat", seat=seat + 1)
+            target = row.seats[seat]
+            replaced = target.user_id is None and any(
+                h["seat"] == seat for h in await self.store.seat_history(row.id))
+            if not (replaced or self.timed_out(row, seat)):
+                raise SessionError("error.seat_not_free", "that player is still in the game",
+                                   player=target.name)
+            statements = [
+                ("UPDATE seats SET user_id = ?, name = ? WHERE session_id = ? AND seat = ?",
+                 (user_id, name, row.id, seat)),
+                ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
+                 " VALUES (?, ?, ?, ?, ?)", (row.id, seat, user_id, name, row.version)),
+                ("DELETE FROM votes WHERE session_id = ? AND topic = ?", (row.id, f"timeout:{seat}")),
+            ]
+            game = engines.get(row.game_id)
+            if seat in game.to_act(await s.state(row)):
+                # the newcomer's turn starts now, with a fresh allowance
+                statements += s._stop_clock(row.id, seat, target.bank)
+                target.running_since, target.user_id = None, user_id
+                fresh = turn_starts(Pace.from_json(row.pace_json), 0.0)
+                if fresh is not None:
+                    statements += await s._start_clock(row.id, target, fresh, s.clock())
+            await self.store.run(statements)
+            outcome = Outcome(await s.session(row.id),
+                              [Notice("notice.substituted", {"player": name, "was": target.name})],
+                              private_seats=[seat] if game.meta.hidden_information else [])
+            return outcome
+
+    def timed_out(self, row: SessionRow, seat: int) -> bool:
+        target = row.seats[seat]
+        if target.running_since is None or target.bank is None:
+            return False
+        return spent(target.bank, datetime.fromisoformat(target.running_since),
+                     self.sessions.clock()) <= 0
+
+    # --- votes ---------------------------------------------------------------------------
+    async def vote(self, session_id: int, user_id: int, topic: str, choice: str) -> Outcome:
+        """Cast a ballot. ``timeout:<seat>``: the other human players decide by majority to
+        skip the turn (computer move), replace the player by a computer, or wait.
+        ``end``: every human player must agree to end the game now (recorded as abandoned)."""
+        s = self.sessions
+        async with s._locks[session_id]:
+            row = await s.session(session_id)
+            if row.status != "active":
+                raise SessionError("error.not_active", "this game is not running")
+            humans = [x.user_id for x in row.seats if x.user_id is not None]
+            if topic.startswith("timeout:"):
+                seat = int(topic.split(":")[1])
+                if not self.timed_out(row, seat):
+                    raise SessionError("error.vote_over", "this vote is over: the player moved")
+                voters = [u for u in humans if u != row.seats[seat].user_id]
+                allowed = TIMEOUT_CHOICES
+            elif topic == "end":
+                voters, allowed = humans, ("yes", "no")
+            else:
+                raise SessionError("error.bad_component", "unknown vote")
+            if user_id not in voters:
+                raise SessionError("error.not_a_voter", "you do not vote on this")
+            if choice not in allowed:
+                raise SessionError("error.bad_component", "unknown vote")
+            await self.store.run([(
+                "INSERT INTO votes (session_id, topic, user_id, choice) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session_id, topic, user_id) DO UPDATE SET choice = excluded.choice",
+                (row.id, topic, user_id, choice))])
+            ballots = await self.store.ballots(row.id, topic)
+            counts = {c: sum(1 for v in ballots.values() if v == c) for c in allowed}
+            outcome = Outcome(row, [Notice("notice.voted", {
+                "player": next(x.name for x in row.seats if x.user_id == user_id),
+                "choice": f"vote.{choice}", "count": len(ballots), "voters": len(voters)})])
+            if topic == "end":
+                if counts["yes"] == len(voters):
+                    return await self._end_by_vote(row)
+                return outcome
+            winner = next((c for c in allowed if counts[c] * 2 > len(voters)), None)
+            if winner is None:
+                return outcome
+            await self.store.run([("DELETE FROM votes WHERE session_id = ? AND topic = ?",
+                                   (row.id, topic))])
+            if winner == "skip":
+                return await self._computer_moves_for(row, seat, outcome)
+            if winner == "computer":
+                return await self._replace_by_computer(row, seat, outcome)
+            outcome.notices.append(Notice("notice.vote_wait", {"seat": seat}))
+            return outcome
+
+    async def _computer_moves_for(self, row: SessionRow, seat: int, outcome: Outcome) -> Outcome:
+        """The timed-out seat's turn is played by the computer player, as a logged 'skip'."""
+        s = self.sessions
+        game = engines.get(row.game_id)
+        outcome.session = row
+        outcome.notices.append(Notice("notice.turn_skipped", {"seat": seat}))
+        state = await s.state(row)
+        rng = random.Random(f"{row.seed}/skip/{row.version}")
+        while outcome.session.status == "active" and seat in game.to_act(state):
+            await s._apply(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
+            state = await s.state(outcome.session)
+        return await s._run_computer_players(outcome)
+
+    async def _replace_by_computer(self, row: SessionRow, seat: int, outcome: Outcome) -> Outcome:
+        s = self.sessions
+        name = f"{row.seats[seat].name} (🤖)"
+        await self.store.run([
+            ("UPDATE seats SET user_id = NULL, name = ? WHERE session_id = ? AND seat = ?",
+             (name, row.id, seat)),
+            ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
+             " VALUES (?, ?, NULL, ?, ?)", (row.id, seat, name, row.version)),
+            *s._stop_clock(row.id, seat, None),
+        ])
+        outcome.session = await s.session(row.id)
+        outcome.notices.append(Notice("notice.replaced_by_computer", {"seat": seat}))
+        return await s._run_computer_players(outcome)
+
+    async def _end_by_vote(self, row: SessionRow) -> Outcome:
+        s = self.sessions
+        result = s.result(engines.get(row.game_id), await s.state(row))
+        await self.store.end(row.id, "abandoned", result, s._now())
+        await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
+                               (row.id,))])
+        return Outcome(await s.session(row.id), [Notice("notice.ended_by_vote", {})])
+
+    # --- timers ------------------------------------------------------------------------
+    async def fire_due(self) -> list[TimerEvent]:
+        """Fire every timer that is due, each exactly once (claimed in the database first,
+        so a restart in between neither loses nor repeats it)."""
+        s = self.sessions
+        now = s._now()
+        events: list[TimerEvent] = []
+        for timer in await self.store.due_timers(now):
+            async with s._locks[timer["session_id"]]:
+                claimed = await self.store.run([(
+                    "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+                    (now, timer["id"]))])
+                if claimed != 1:
+                    continue
+                event = await self._fire(timer)
+            if event is not None and event.kind == "timeout_unattended":
+                event = await self._auto_skip(event)
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def _fire(self, timer: Any) -> TimerEvent | None:
+        s = self.sessions
+        row = await s.session(timer["session_id"])
+        if row.status != "active":
+            return None
+        kind, seat = timer["kind"], timer["seat"]
+        if kind == "idle_warn":
+            await self.store.run([(
+                "INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'archive', ?)",
+                (row.id, (s.clock() + ARCHIVE_AFTER_WARNING).isoformat()))])
+            return TimerEvent("idle_warn", row)
+        if kind == "archive":
+            result = s.result(engines.get(row.game_id), await s.state(row))
+            await self.store.end(row.id, "abandoned", result, s._now())
+            return TimerEvent("archived", await s.session(row.id))
+        target = row.seats[seat]
+        if target.running_since is None or target.user_id is None:
+            return None  # the turn is over; a stale timer does nothing
+        if kind in ("remind", "last_call"):
+            settings = await self.store.settings(target.user_id)
+            if settings is not None and not settings["pings"]:
+                return None
+            left = spent(target.bank or 0.0, datetime.fromisoformat(target.running_since),
+                         s.clock())
+            return TimerEvent(kind, row, seat, params={"left": left})
+        if kind == "timeout":
+            others = [x for x in row.seats if x.user_id is not None and x.seat != seat]
+            return TimerEvent("timeout" if others else "timeout_unattended", row, seat)
+        return None
+
+    async def _auto_skip(self, event: TimerEvent) -> TimerEvent:
+        """Nobody else can vote (all others are computers): the computer plays the turn."""
+        s = self.sessions
+        async with s._locks[event.session.id]:
+            row = await s.session(event.session.id)
+            outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
+        return TimerEvent("skipped", outcome.session, event.seat, outcome)
+
+    async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
+                             *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:
+        """The one task that serves all timers: fire what is due, then sleep until the next
+        due time (at most ``poll`` seconds, so timers added meanwhile are seen)."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            try:
+                for event in await self.fire_due():
+                    try:
+                        await publish(event)
+                    except Exception:  # a failed message must not stop the clock
+                        log.exception("publishing timer event %s failed", event.kind)
+            except Exception:
+                log.exception("timer dispatch failed")
+            nxt = await self.store.next_timer_due()
+            wait = poll
+            if nxt:
+                wait = max(0.0, min(poll, (datetime.fromisoformat(nxt) - self.sessions.clock())
+                                    .total_seconds()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=wait or 0.05)
+
+    # --- settings ----------------------------------------------------------------------
+    async def settings(self, user_id: int, *, tz: str | None = None, quiet: str | None = None,
+                       pings: bool | None = None) -> dict[str, Any]:
+        """Read or change a user's time zone, quiet hours ('22-7', or 'off') and pings."""
+        row = await self.store.settings(user_id)
+        cur = {"tz": row["tz"], "quiet_start": row["quiet_start"], "quiet_end": row["quiet_end"],
+               "pings": bool(row["pings"])} if row else {
+            "tz": "UTC", "quiet_start": None, "quiet_end": None, "pings": True}
+        if tz is not None:
+            cur["tz"] = check_zone(tz.strip())
+        if quiet is not None:
+            cur["quiet_start"], cur["quiet_end"] = parse_quiet(quiet)
+        if pings is not None:
+            cur["pings"] = pings
+        if tz is not None or quiet is not None or pings is not None:
+            await self.store.save_settings(user_id, cur["tz"], cur["quiet_start"],
+                                           cur["quiet_end"], cur["pings"])
+        return cur
+
+    # --- across games ------------------------------------------------------------------
+    async def mine(self, user_id: int) -> list[dict[str, Any]]:
+        """Every open game the user sits in, with whose move it is and the turn message."""
+        out = []
+        for row in await self.store.sessions_of_user(user_id):
+            to_act: list[int] = []
+            if row.status == "active":
+                to_act = engines.get(row.game_id).to_act(await self.sessions.state(row))
+            out.append({"session": row, "to_act": to_act,
+                        "my_turn": row.seat_of(user_id) in to_act,
+                        "deadline": seat_deadline(row, row.seat_of(user_id))})
+        return out
+
+    async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
+        """Per game type: games, wins and average score, in this server and everywhere."""
+        out: dict[str, dict[str, Any]] = {}
+        for row in await self.store.finished():
+            seat = row.seat_of(user_id)
+            if seat is None or not row.result:
+                continue
+            for scope in ("global", "server") if row.guild_id == guild_id else ("global",):
+                entry = out.setdefault(f"{scope}:{row.game_id}",
+                                       {"games": 0, "wins": 0, "points": 0})
+                entry["games"] += 1
+                entry["wins"] += seat in row.result["ranking"][0]
+                entry["points"] += row.result["totals"][seat]
+        for entry in out.values():
+            entry["average"] = round(entry["points"] / entry["games"], 1)
+        return out
+
+    async def ratings(self, game_id: str) -> dict[int, tuple[float, int]]:
+        """Elo per user for one game type, recomputed from every finished game in order."""
+        return elo_ratings(await self.store.finished(game_id))
+
+    async def leaderboard(self, game_id: str, limit: int = 10) -> list[tuple[int, float, int]]:
+        """(user, rating, games) best first; players with fewer than RANKED_AFTER games are
+        not ranked, so one lucky game does not top the table."""
+        ratings = await self.ratings(game_id)
+        ranked = [(u, r, g) for u, (r, g) in ratings.items() if g >= RANKED_AFTER]
+        return sorted(ranked, key=lambda x: (-x[1], -x[2], x[0]))[:limit]
+
+    async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
+        """The move history as public notices only, rebuilt by replaying the log."""
+        game = engines.get(row.game_id)
+        state = game.setup(row.players, row.options, row.seed)
+        notices: list[Notice] = []
+        for action in await self.store.actions(row.id):
+            before = state
+            state, events = game.apply(state, action.seat, action.code)
+            if not game.meta.hidden_information:
+                key, params = game.describe(before, action.code)
+                notices.append(Notice("notice.played", {"seat": action.seat,
+                                                        "action": (key, params)}))
+            notices.extend(Notice(e["key"], {k: v for k, v in e.items()
+                                              if k not in ("key", "reveal")})
+                           for e in events if "private_to" not in e)
+        return notices[-limit:]
+
+
+def seat_deadline(row: SessionRow, seat: int | None) -> datetime | None:
+    if seat is None:
+        return None
+    target = row.seats[seat]
+    if target.running_since is None or target.bank is None:
+        return None
+    return deadline(target.bank, datetime.fromisoformat(target.running_since))
+
+
+def parse_quiet(text: str) -> tuple[int | None, int | None]:
+    """'22-7' -> (22, 7); 'off' -> (None, None)."""
+    text = text.strip().lower()
+    if text in ("off", "none", "-", ""):
+        return None, None
+    try:
+        start, end = (int(part) for part in text.split("-"))
+    except ValueError:
+        raise SessionError("error.bad_quiet", f"bad quiet hours {text!r}", quiet=text) from None
+    if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
+        raise SessionError("error.bad_quiet", f"bad quiet hours {text!r}", quiet=text)
+    return start, end
+
+
+def elo_ratings(rows: list[SessionRow]) -> dict[int, tuple[float, int]]:
+    """Multiplayer Elo: each finished game is a round robin of pairwise results between its
+    human players (a better place wins, a shared place draws), K split over opponents."""
+    ratings: dict[int, float] = {}
+    games: dict[int, int] = {}
+    for row in rows:
+        if not row.result:
+            continue
+        place = {seat: p for p, group in enumerate(row.result["ranking"]) for seat in group}
+        humans = [(s.user_id, s.seat) for s in row.seats if s.user_id is not None]
+        if len(humans) < 2:
+            continue
+        deltas = {u: 0.0 for u, _ in humans}
+        k = ELO_K / (len(humans) - 1)
+        for u, a in humans:
+            for v, b in humans:
+                if u == v:
+                    continue
+                ra, rb = ratings.get(u, ELO_START), ratings.get(v, ELO_START)
+                expected = 1 / (1 + 10 ** ((rb - ra) / 400))
+                score = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
+                deltas[u] += k * (score - expected)
+        for u, _ in humans:
+            ratings[u] = ratings.get(u, ELO_START) + deltas[u]
+            games[u] = games.get(u, 0) + 1
+    return {u: (round(r, 1), games[u]) for u, r in ratings.items()}
