@@ -225,7 +225,7 @@ async def test_everyone_agrees_to_end_early_and_it_is_recorded_as_abandoned(sess
 
 async def test_a_silent_game_is_warned_then_archived_unless_someone_moves(sessions, clock):
     play = AsyncPlay(sessions)
-    row = await kingdomino(sessions, pace=None)
+    await kingdomino(sessions, pace=None)
     clock.advance(days=31)
     assert [e.kind for e in await play.fire_due()] == ["idle_warn"]
     clock.advance(days=8)
