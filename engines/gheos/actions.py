@@ -115,10 +115,15 @@ def civ_actions(state: dict[str, Any]) -> list[str]:
 
 def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int) -> bool:
     """Would this placement start a war or a migration? (only asked for a player with no
-    follower to pay with)"""
-    if verb == "replace":
-        return R.put_tile(s, verb, cell, tid, rot).costs_follower
+    follower to pay with, so it is worth being quick)"""
     inhabited = {land.regions[a] for a in s["civs"].values() if a is not None}
+    if verb == "replace":
+        removed = {land.regions[k] for k in land.parts_of(cell)}
+        touched = {land.regions[o] for slot in range(3)
+                   if (o := land.across(cell, slot)) is not None}
+        if removed & inhabited or removed & touched:
+            # a split is possible: work it out in full
+            return R.put_tile(s, verb, cell, tid, rot).costs_follower
     if len(inhabited) < 2:
         return False
     # the new tile's parts link the regions they touch; a region touched by two parts

@@ -32,7 +32,7 @@ class Part:
     symbols: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity hash: tiles are keys of hot caches
 class Tile:
     id: str
     parts: tuple[Part, ...]

@@ -74,6 +74,8 @@ class Land:
         self.regions: dict[str, int] = dict(state["regions"])
         self.next_region: int = state["next_region"]
         self._members: dict[int, list[str]] | None = None
+        self._summaries: dict[int, Region] = {}
+        self._tiles: dict[str, Tile] = {}
 
     def store(self, state: dict[str, Any]) -> None:
         state["board"] = self.board
@@ -82,7 +84,10 @@ class Land:
 
     # --- reading ---------------------------------------------------------------------------
     def tile_at(self, cell: str) -> Tile:
-        return tile(self.state, self.board[cell][0])
+        t = self._tiles.get(cell)
+        if t is None:
+            t = self._tiles[cell] = tile(self.state, self.board[cell][0])
+        return t
 
     def parts_of(self, cell: str) -> list[str]:
         return [part_key(cell, i) for i in range(len(self.tile_at(cell).parts))]
@@ -96,22 +101,25 @@ class Land:
         nb = geometry.neighbours(cell)[slot]
         if nb is None or nb not in self.board:
             return None
-        tid, rot = self.board[nb]
-        return part_key(nb, part_on_slot(tile(self.state, tid), rot)[slot])
+        return part_key(nb, part_on_slot(self.tile_at(nb), self.board[nb][1])[slot])
 
     def joined_parts(self, key: str) -> list[str]:
         """Parts on other tiles that this part touches."""
         cell, idx = split_key(key)
-        tid, rot = self.board[cell]
         out = []
-        for slot in part_slots(tile(self.state, tid), rot)[idx]:
+        for slot in part_slots(self.tile_at(cell), self.board[cell][1])[idx]:
             other = self.across(cell, slot)
             if other is not None:
                 out.append(other)
         return out
 
+    def _changed(self) -> None:
+        self._members = None
+        self._summaries = {}
+
     def members(self) -> dict[int, list[str]]:
         if self._members is None:
+            self._summaries = {}
             m: dict[int, list[str]] = {}
             for key, rid in self.regions.items():
                 m.setdefault(rid, []).append(key)
@@ -119,6 +127,9 @@ class Land:
         return self._members
 
     def region(self, rid: int) -> Region:
+        cached = self._summaries.get(rid)
+        if cached is not None and self._members is not None:
+            return cached
         parts = self.members().get(rid, [])
         cells: set[str] = set()
         landmass: list[str] = []
@@ -133,7 +144,8 @@ class Land:
                 if s not in TEMPLES:
                     counts[s] += 1
         landmass.sort(key=geometry.sort_key)
-        return Region(rid, parts, cells, landmass, counts)
+        self._summaries[rid] = Region(rid, parts, cells, landmass, counts)
+        return self._summaries[rid]
 
     def region_of(self, key: str) -> Region:
         return self.region(self.regions[key])
@@ -152,7 +164,8 @@ class Land:
     def add(self, cell: str, tile_id: str, rotation: int) -> None:
         """Put a tile on a free cell and merge the regions its parts touch."""
         self.board[cell] = [tile_id, rotation]
-        self._members = None
+        self._tiles.pop(cell, None)
+        self._changed()
         for key in self.parts_of(cell):
             touching = {self.regions[o] for o in self.joined_parts(key)}
             if not touching:
@@ -170,7 +183,8 @@ class Land:
         """Take the tile at ``cell`` off the board and re-split the regions it was in."""
         affected = {self.regions.pop(k) for k in self.parts_of(cell)}
         del self.board[cell]
-        self._members = None
+        self._tiles.pop(cell, None)
+        self._changed()
         for rid in sorted(affected):
             left = sorted((k for k, r in self.regions.items() if r == rid), key=_part_order)
             seen: set[str] = set()
@@ -186,7 +200,7 @@ class Land:
                 first = False
                 for k in comp:
                     self.regions[k] = new_id
-        self._members = None
+        self._changed()
 
 
 def _part_order(key: str) -> tuple[int, int, int]:
