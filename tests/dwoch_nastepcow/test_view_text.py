@@ -95,3 +95,15 @@ def test_every_action_is_described_with_fields_its_template_knows():
             params = {k: v for k, v in e.items() if k != "key"} | {"player": "x"}
             assert fields(english[e["key"]]) <= set(params), e
     assert {"take", "build", "terrain", "move", "end"} <= seen
+
+
+def test_picker_labels_of_tiles_follow_the_tile_data():
+    """``verb.<tile id>`` labels the tile step of the move picker ("Inn (TR1)"); a corrected
+    tile in data/tiles.json needs its label corrected too."""
+    from engines.dwoch_nastepcow.data import TILES
+
+    for lang in ("en", "pl", "uk"):
+        table = catalog(lang)
+        for tid, record in TILES.items():
+            name = table[f"dwoch_nastepcow.building.{record['building']}"]
+            assert table[f"dwoch_nastepcow.verb.{tid}"] == f"{name} ({tid})", (lang, tid)
