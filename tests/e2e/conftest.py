@@ -1,0 +1,27 @@
+"""Fixtures: the stand-in Discord in the test's event loop, the real bot as a child process."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.standin.botproc import BotProcess
+from tests.standin.server import Discord
+
+
+@pytest.fixture
+async def discord():
+    server = await Discord(channels=4).start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def bot(discord, tmp_path, request):
+    process = BotProcess(discord, tmp_path / "stolik.sqlite3", tmp_path)
+    await process.start()
+    yield process
+    await process.stop()
+    log = process.log_text()
+    # the bot must never have logged an unhandled error while the test ran
+    if "Traceback" in log and not getattr(request.node, "allow_tracebacks", False):
+        pytest.fail(f"the bot logged a traceback:\n{process.log_tail(60)}")

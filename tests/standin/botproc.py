@@ -1,0 +1,107 @@
+"""The real bot as its own process (``python bot.py``), pointed at the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.standin.server import Discord
+
+REPO = Path(__file__).resolve().parents[2]
+#: settings of the developer's environment or .env that must not leak into the bot under test
+_DROP = ("DISCORD_TOKEN", "STOLIK_DB", "STOLIK_GUILD", "STOLIK_DISCORD_API")
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class BotProcess:
+    """Start, kill -9 and restart ``bot.py``; read its CPU time and memory from /proc."""
+
+    def __init__(self, discord: Discord, db_path: Path, workdir: Path, *, log_name: str = "bot.log",
+                 extra_env: dict[str, str] | None = None) -> None:
+        self.discord = discord
+        self.db_path = db_path
+        self.workdir = workdir
+        self.log_path = workdir / log_name
+        self.extra_env = extra_env or {}
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self, timeout: float = 60.0) -> None:
+        """Start ``python bot.py`` and wait until its gateway session is up."""
+        env = {k: v for k, v in os.environ.items() if k not in _DROP}
+        env.update(self.discord.bot_env(str(self.db_path)))
+        env.update({"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO)}, **self.extra_env)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
+        log.write(f"--- start {self.starts + 1}\n".encode())
+        log.flush()
+        before = self.discord.current
+        # cwd is a scratch folder, so a developer's .env is not read
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(REPO / "bot.py"), cwd=self.workdir, env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
+        log.close()
+        self.starts += 1
+        waiter = asyncio.ensure_future(self.discord.wait_for(
+            lambda: self.discord.current is not before and self.discord.current is not None
+            and self.discord.current.conn is not None and self.discord.current.conn.heartbeats,
+            timeout, "the bot to connect"))
+        exited = asyncio.ensure_future(self.proc.wait())
+        done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
+        if exited in done:
+            waiter.cancel()
+            raise RuntimeError(f"bot.py exited with {self.proc.returncode}:\n{self.log_tail()}")
+        exited.cancel()
+        waiter.result()
+
+    def kill(self) -> None:
+        """kill -9: no clean-up of any kind runs in the bot."""
+        if self.proc is not None and self.proc.returncode is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+
+    async def wait_dead(self) -> None:
+        if self.proc is not None:
+            await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                self.kill()
+                await self.proc.wait()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def log_tail(self, lines: int = 40) -> str:
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    # --- resources (Linux /proc) ---------------------------------------------------------
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds the bot process has used."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+
+    def memory(self) -> dict[str, int]:
+        """Resident memory now and at its peak, in bytes."""
+        out = {}
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) * 1024
+        return out
