@@ -64,11 +64,10 @@ ROTATIONS = ("r0", "r1", "r2")
 
 
 def copy_state(s: dict[str, Any]) -> dict[str, Any]:
-    """A structured copy, much faster than ``copy.deepcopy``. Board entries ``[tile, rot]``
-    are never changed in place, so the board dict is copied shallowly."""
+    """A structured copy, much faster than ``copy.deepcopy``. The board and region dicts
+    are never changed in place (a new map is a new dict, see ``regions.Land``), so they are
+    shared, not copied."""
     n = dict(s)
-    n["board"] = dict(s["board"])
-    n["regions"] = dict(s["regions"])
     n["civs"] = dict(s["civs"])
     n["supply"] = dict(s["supply"])
     n["followers"] = [dict(f) for f in s["followers"]]

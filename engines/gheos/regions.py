@@ -61,6 +61,11 @@ class Region:
         return min(self.cells, key=geometry.sort_key)
 
 
+#: id(regions dict) -> (regions, board, custom tiles, members, summaries); entries keep
+#: their dicts alive, so an id is never reused while cached
+_SUMMARIES: dict[int, tuple] = {}
+
+
 class Land:
     """The board's tiles and the region partition, as mutable working copies.
 
@@ -70,14 +75,25 @@ class Land:
 
     def __init__(self, state: dict[str, Any]) -> None:
         self.state = state  # only read, for custom tiles
-        self.board: dict[str, list] = dict(state["board"])
-        self.regions: dict[str, int] = dict(state["regions"])
+        # The board and region dicts of a state are never changed in place (a changed map
+        # is a new dict), so they are shared until this Land changes them (copy on write),
+        # and region summaries are cached per dict.
+        self.board: dict[str, list] = state["board"]
+        self.regions: dict[str, int] = state["regions"]
         self.next_region: int = state["next_region"]
+        self._own = False
         self._members: dict[int, list[str]] | None = None
         self._summaries: dict[int, Region] = {}
         self._tiles: dict[str, Tile] = {}
 
+    def _write(self) -> None:
+        if not self._own:
+            self.board = dict(self.board)
+            self.regions = dict(self.regions)
+            self._own = True
+
     def store(self, state: dict[str, Any]) -> None:
+        self._own = False  # the state now holds these dicts: never change them in place
         state["board"] = self.board
         state["regions"] = self.regions
         state["next_region"] = self.next_region
@@ -118,34 +134,48 @@ class Land:
         self._summaries = {}
 
     def members(self) -> dict[int, list[str]]:
-        if self._members is None:
-            self._summaries = {}
-            m: dict[int, list[str]] = {}
-            for key, rid in self.regions.items():
-                m.setdefault(rid, []).append(key)
-            self._members = m
-        return self._members
+        """Region id -> its parts (cached per region dict while it is shared)."""
+        if self._members is not None:
+            return self._members
+        hit = None if self._own else _SUMMARIES.get(id(self.regions))
+        if hit is not None and hit[0] is self.regions and hit[1] is self.board \
+                and hit[2] is self.state.get("custom_tiles"):
+            self._members, self._summaries = hit[3], hit[4]
+            return self._members
+        m: dict[int, list[str]] = {}
+        for key, rid in self.regions.items():
+            parts = m.get(rid)
+            if parts is None:
+                m[rid] = [key]
+            else:
+                parts.append(key)
+        self._members, self._summaries = m, {}
+        if not self._own:
+            if len(_SUMMARIES) >= 64:
+                _SUMMARIES.pop(next(iter(_SUMMARIES)))
+            _SUMMARIES[id(self.regions)] = (self.regions, self.board,
+                                            self.state.get("custom_tiles"), m, self._summaries)
+        return m
 
     def region(self, rid: int) -> Region:
-        cached = self._summaries.get(rid)
-        if cached is not None and self._members is not None:
-            return cached
-        parts = self.members().get(rid, [])
-        cells: set[str] = set()
-        landmass: list[str] = []
-        counts: Counter = Counter()
+        members = self.members()
+        r = self._summaries.get(rid)
+        if r is not None:
+            return r
+        parts = members.get(rid, [])
+        r = Region(rid, parts, set(), [], Counter())
         for key in parts:
             cell, idx = split_key(key)
-            cells.add(cell)
+            r.cells.add(cell)
             p = self.tile_at(cell).parts[idx]
             if p.kind == LANDMASS:
-                landmass.append(cell)
-            for s in p.symbols:
-                if s not in TEMPLES:
-                    counts[s] += 1
-        landmass.sort(key=geometry.sort_key)
-        self._summaries[rid] = Region(rid, parts, cells, landmass, counts)
-        return self._summaries[rid]
+                r.landmass_cells.append(cell)
+            for sym in p.symbols:
+                if sym not in TEMPLES:
+                    r.counts[sym] += 1
+        r.landmass_cells.sort(key=geometry.sort_key)
+        self._summaries[rid] = r
+        return r
 
     def region_of(self, key: str) -> Region:
         return self.region(self.regions[key])
@@ -163,6 +193,7 @@ class Land:
     # --- changing -------------------------------------------------------------------------
     def add(self, cell: str, tile_id: str, rotation: int) -> None:
         """Put a tile on a free cell and merge the regions its parts touch."""
+        self._write()
         self.board[cell] = [tile_id, rotation]
         self._tiles.pop(cell, None)
         self._changed()
@@ -181,6 +212,7 @@ class Land:
 
     def remove(self, cell: str) -> None:
         """Take the tile at ``cell`` off the board and re-split the regions it was in."""
+        self._write()
         affected = {self.regions.pop(k) for k in self.parts_of(cell)}
         del self.board[cell]
         self._tiles.pop(cell, None)
