@@ -59,6 +59,7 @@ def make_bot(db_path: str, sync_guild: int | None):
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db)
             self.host = Host(self, self.sessions)
+            self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
@@ -68,7 +69,15 @@ def make_bot(db_path: str, sync_guild: int | None):
             synced = await self.tree.sync(guild=guild)
             logging.info("synced %d commands%s", len(synced), f" to guild {sync_guild}" if guild else "")
 
+        async def on_ready(self) -> None:
+            # turn clocks, reminders and archiving: one task, all its state in the database
+            if self.timers is None:
+                self.timers = asyncio.create_task(
+                    self.host.play.run_dispatcher(self.host.publish_timer))
+
         async def close(self) -> None:
+            if self.timers is not None:
+                self.timers.cancel()
             await super().close()
             await self.db.close()
 

@@ -27,7 +27,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
-    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby"):
+    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
     try:
@@ -37,6 +37,10 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _pick(interaction, parsed)
         elif parsed.kind == "hand":
             await _hand(interaction, parsed)
+        elif parsed.kind == "vote":
+            await _vote(interaction, parsed)
+        elif parsed.kind == "undo":
+            await _undo(interaction, parsed)
         else:
             await _lobby(interaction, parsed)
     except GameError as error:
@@ -104,6 +108,23 @@ async def _lobby(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         outcome = await host.sessions.leave(row.channel_id, user.id)
     else:
         raise SessionError("error.bad_component", "unknown button")
+    await host.publish(outcome)
+
+
+async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    choice, _, topic = parsed.payload.partition(":")
+    outcome = await host.play.vote(parsed.session_id, interaction.user.id, topic, choice)
+    await interaction.followup.send(t(lang_of(interaction), "ui.voted"), ephemeral=True)
+    await host.publish(outcome)
+
+
+async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await host.play.undo(parsed.session_id, interaction.user.id)
+    await interaction.followup.send(t(lang_of(interaction), "ui.undone"), ephemeral=True)
     await host.publish(outcome)
 
 

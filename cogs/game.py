@@ -14,6 +14,7 @@ from session import present
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
 
+PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
 GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
 
 
@@ -75,25 +76,41 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="new", description="Open a new game in this channel")
     @app_commands.describe(game="Which game", players="How many seats (default: as many as the game allows)",
-                           variants="Variants, comma-separated")
+                           variants="Variants, comma-separated",
+                           pace="Turn clock: none, realtime:MINUTES or daily:DAYS[:CAP]",
+                           thread="Open the game in a new thread of this channel")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 1, 6] | None = None,
-                  variants: str | None = None) -> None:
+                  variants: str | None = None, pace: str | None = None,
+                  thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = language_of_channel(interaction)
+        created = None
         try:
+            channel_id = interaction.channel_id or 0
+            if thread:
+                created = await open_thread(interaction, t(lang, f"game.{game}"))
+                channel_id = created.id
             outcome = await host.sessions.new(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+                guild_id=interaction.guild_id, channel_id=channel_id,
                 game_id=game, user_id=interaction.user.id, name=interaction.user.display_name,
-                players=players, variants=variants, lang=lang,
+                players=players, variants=variants, lang=lang, pace=pace,
             )
         except GameError as error:
+            if created is not None:
+                await created.delete()
             await answer_error(interaction, error)
             return
         await interaction.followup.send(t(lang_of(interaction), "ui.created"), ephemeral=True)
         await host.publish(outcome)
+
+    @new.autocomplete("pace")
+    async def pace_autocomplete(self, interaction: discord.Interaction, current: str):
+        lang = lang_of(interaction)
+        return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
+                for value in PACES if current.lower() in value][:25]
 
     @new.autocomplete("variants")
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -241,6 +258,119 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         lang = lang_of(interaction)
         rows = await host.sessions.history(interaction.channel_id or 0)
         await interaction.response.send_message(history_text(rows, lang), ephemeral=True)
+
+
+    @app_commands.command(name="undo", description="Take back your last move (until the next player acts)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self._with_game(interaction, lambda host, row: host.play.undo(row.id, interaction.user.id),
+                              "ui.undone")
+
+    @app_commands.command(name="substitute", description="Take over a seat whose player timed out")
+    @app_commands.describe(seat="Seat number (1 = first player)")
+    async def substitute(self, interaction: discord.Interaction,
+                         seat: app_commands.Range[int, 1, 6]) -> None:
+        user = interaction.user
+        await self._with_game(
+            interaction, lambda host, row: host.play.substitute(
+                row.channel_id, user.id, user.display_name, seat - 1), "ui.done")
+
+    @app_commands.command(name="endvote", description="Propose to end this game now (all must agree)")
+    async def endvote(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            outcome = await host.play.vote(row.id, interaction.user.id, "end", "yes")
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(t(lang_of(interaction), "ui.voted"), ephemeral=True)
+        if outcome.finished:
+            await host.publish(outcome)
+            return
+        channel = await host.channel(row.channel_id)
+        await channel.send(**message_kwargs(present.end_vote_message(row, row.lang)))
+
+    async def _with_game(self, interaction: discord.Interaction, call, done_key: str) -> None:
+        host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            outcome = await call(host, row)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.followup.send(t(lang_of(interaction), done_key), ephemeral=True)
+        await host.publish(outcome)
+
+    @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")
+    @app_commands.describe(timezone="e.g. Europe/Warsaw", quiet="Quiet hours, e.g. 22-7, or off",
+                           pings="Remind me when it is my move")
+    async def settings(self, interaction: discord.Interaction, timezone: str | None = None,
+                       quiet: str | None = None, pings: bool | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        try:
+            saved = await host.play.settings(interaction.user.id, tz=timezone, quiet=quiet,
+                                             pings=pings)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        quiet_text = (f"{saved['quiet_start']}-{saved['quiet_end']}"
+                      if saved["quiet_start"] is not None else t(lang, "ui.off"))
+        await interaction.response.send_message(t(
+            lang, "ui.settings", tz=saved["tz"], quiet=quiet_text,
+            pings=t(lang, "ui.on" if saved["pings"] else "ui.off")), ephemeral=True)
+
+    @app_commands.command(name="mine", description="Every game you are in, and whose move it is")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        entries = await host.play.mine(interaction.user.id)
+        await interaction.response.send_message(present.mine_text(entries, lang_of(interaction)),
+                                                ephemeral=True)
+
+    @app_commands.command(name="stats", description="Games, wins and average score per game")
+    @app_commands.describe(player="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction,
+                    player: discord.User | None = None) -> None:
+        host = host_of(interaction)
+        who = player or interaction.user
+        stats = await host.play.stats(who.id, interaction.guild_id)
+        await interaction.response.send_message(
+            present.stats_text(who.display_name, stats, lang_of(interaction)), ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="Ratings (Elo) for one game")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        host = host_of(interaction)
+        board = await host.play.leaderboard(game)
+        await interaction.response.send_message(
+            present.leaderboard_text(game, board, lang_of(interaction)),
+            allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="log", description="The moves of this channel's game (public only)")
+    async def log(self, interaction: discord.Interaction) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            lines = present.notices_text(row, await host.play.public_log(row), lang)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(
+            "\n".join(lines)[-2000:] or t(lang, "ui.log_empty"), ephemeral=True)
+
+
+async def open_thread(interaction: discord.Interaction, title: str):
+    """A public thread under the channel for a new game (a thread is a channel to Stolik)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) or not hasattr(channel, "create_thread"):
+        raise SessionError("error.no_threads_here", "threads cannot be opened here")
+    name = f"{title} — {interaction.user.display_name}"[:100]
+    return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                       auto_archive_duration=10080)
 
 
 def language_of_channel(interaction: discord.Interaction) -> str:

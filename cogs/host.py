@@ -12,6 +12,7 @@ import discord
 
 from engines.base import GameError
 from session import present
+from session.async_play import AsyncPlay, TimerEvent
 from session.i18n import language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
@@ -89,6 +90,7 @@ class Host:
     def __init__(self, client: discord.Client, sessions: Sessions) -> None:
         self.client = client
         self.sessions = sessions
+        self.play = AsyncPlay(sessions)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -104,8 +106,16 @@ class Host:
             await channel.send(**message_kwargs(present.lobby_message(row, outcome.notices,
                                                                       row.lang)))
             return
+        if row.status == "active" and not outcome.board_changed:
+            # a vote or a seat change: a line of news, not a new board
+            lines = present.notices_text(row, outcome.notices, row.lang)
+            if lines:
+                await channel.send("\n".join(lines)[:2000])
+            await self.send_hands(row, outcome.private_seats, channel)
+            return
         state = await self.sessions.state(row)
-        spec = await present.turn_message(row, state, outcome.notices, row.lang)
+        spec = await present.turn_message(row, state, outcome.notices, row.lang,
+                                          self.sessions.clock())
         await self._retire_turn_message(channel, row)
         message = await channel.send(**message_kwargs(spec))
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
@@ -144,3 +154,13 @@ class Host:
                 closed.append(f"<@{user_id}>")
         if closed:
             await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)))
+
+    async def publish_timer(self, event: TimerEvent) -> None:
+        """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
+        if event.outcome is not None:
+            await self.publish(event.outcome)
+            return
+        spec = present.timer_message(event, event.session.lang)
+        if spec is not None:
+            channel = await self.channel(event.session.channel_id)
+            await channel.send(**message_kwargs(spec))

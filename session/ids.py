@@ -17,7 +17,7 @@ _PARSE = re.compile(PATTERN)
 @dataclass(frozen=True)
 class Parsed:
     session_id: int
-    kind: str  # act | pick | select | hand | lobby
+    kind: str  # act | pick | select | hand | lobby | vote | undo
     version: int | None
     payload: str
 
@@ -46,6 +46,14 @@ def lobby(session_id: int, what: str) -> str:
     return f"sk:{session_id}:l:{what}"
 
 
+def vote(session_id: int, topic: str, choice: str) -> str:
+    return f"sk:{session_id}:v:{choice}:{topic}"
+
+
+def undo(session_id: int) -> str:
+    return f"sk:{session_id}:u"
+
+
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
 
 
@@ -57,8 +65,12 @@ def parse(custom_id: str) -> Parsed | None:
     sid, rest = int(match["sid"]), match["rest"]
     if rest == "h":
         return Parsed(sid, "hand", None, "")
+    if rest == "u":
+        return Parsed(sid, "undo", None, "")
     if rest.startswith("l:"):
         return Parsed(sid, "lobby", None, rest[2:])
+    if rest.startswith("v:"):
+        return Parsed(sid, "vote", None, rest[2:])  # "<choice>:<topic>"
     version, sep, tail = rest.partition(":")
     kind, sep2, payload = tail.partition(":")
     if not (sep and sep2 and version.isdigit() and kind in _KINDS):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import engines
 import render
 from db.store import SessionRow
 from session import ids
+from session.clocks import Pace, left_text, spent
 from session.i18n import lookup, t
 from session.picker import MENU_SIZE, Choice, step
 from session.service import Notice
@@ -57,6 +59,8 @@ def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) 
     if isinstance(value, list | tuple):
         return ", ".join(str(_param_text(game_id, lang, row, key, v)) for v in value)
     if isinstance(value, str):
+        if key == "choice":
+            return t(lang, value)
         term = lookup(lang, f"game.{value}" if key == "game" else f"{game_id}.term.{value}")
         return term if term is not None else value
     return value
@@ -144,11 +148,29 @@ def turn_rows(
         rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang)[:4]
     if game.meta.hidden_information:
         tools.append(ButtonSpec(ids.hand(row.id), t(lang, "ui.my_hand")))
+    if row.version > 0:
+        tools.append(ButtonSpec(ids.undo(row.id), t(lang, "ui.undo")))
     return rows + ([tools] if tools else [])
 
 
+def clock_line(row: SessionRow, now: datetime, lang: str) -> str:
+    """Each human player's time left ('⏱ Ala 23h 10m · Bo 1d 0h'); empty without a pace."""
+    if not Pace.from_json(row.pace_json).timed:
+        return ""
+    parts = []
+    for seat in row.seats:
+        if seat.bank is None:
+            continue
+        left = seat.bank
+        if seat.running_since is not None:
+            left = spent(seat.bank, datetime.fromisoformat(seat.running_since), now)
+        parts.append(f"{seat.name} {left_text(left)}" + (" ⏳" if seat.running_since else ""))
+    return t(lang, "ui.clocks", clocks=" · ".join(parts)) if parts else ""
+
+
 async def turn_message(
-    row: SessionRow, state: dict[str, Any], notices: list[Notice], lang: str
+    row: SessionRow, state: dict[str, Any], notices: list[Notice], lang: str,
+    now: datetime | None = None,
 ) -> MessageSpec:
     """The message posted in the channel after every turn: board image, news, whose move."""
     game = engines.get(row.game_id)
@@ -162,6 +184,7 @@ async def turn_message(
                         for s in to_act)
         lines.append(t(lang, "ui.to_move", players=who))
         lines.append(scores_line(row, totals, lang))
+        lines.append(clock_line(row, now or datetime.now(UTC), lang))
         rows = turn_rows(row, state, to_act, lang)
     else:
         lines.extend(final_lines(row, lang))
@@ -213,3 +236,79 @@ async def hand_message(
                        rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
                                          "primary")]])
 
+
+
+def link(row: SessionRow) -> str:
+    """A jump link to the game's turn message (or its channel)."""
+    guild = row.guild_id if row.guild_id is not None else "@me"
+    tail = f"/{row.turn_message_id}" if row.turn_message_id else ""
+    return f"https://discord.com/channels/{guild}/{row.channel_id}{tail}"
+
+
+def mention(row: SessionRow, seat: int) -> str:
+    user = row.seats[seat].user_id
+    return f"<@{user}>" if user is not None else row.seats[seat].name
+
+
+def timer_message(event: Any, lang: str) -> MessageSpec | None:
+    """What a fired timer shows in the channel: one message per event, never more."""
+    row = event.session
+    game = t(lang, f"game.{row.game_id}")
+    if event.kind in ("remind", "last_call"):
+        return MessageSpec(t(lang, f"ui.{event.kind}", player=mention(row, event.seat), game=game,
+                             left=left_text(event.params.get("left", 0)), link=link(row)))
+    if event.kind == "timeout":
+        topic = f"timeout:{event.seat}"
+        buttons = [ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
+                              "danger" if choice == "computer" else "secondary")
+                   for choice in ("skip", "computer", "wait")]
+        return MessageSpec(t(lang, "ui.timeout", player=row.seats[event.seat].name, game=game),
+                           rows=[buttons])
+    if event.kind == "idle_warn":
+        return MessageSpec(t(lang, "ui.idle_warn", game=game, id=row.id))
+    if event.kind == "archived":
+        return MessageSpec("\n".join([t(lang, "ui.archived", game=game, id=row.id),
+                                      *final_lines(row, lang)]))
+    return None
+
+
+def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:
+    return MessageSpec(t(lang, "ui.end_vote", game=t(lang, f"game.{row.game_id}")), rows=[[
+        ButtonSpec(ids.vote(row.id, "end", "yes"), t(lang, "vote.yes"), "danger"),
+        ButtonSpec(ids.vote(row.id, "end", "no"), t(lang, "vote.no"))]])
+
+
+def mine_text(entries: list[dict[str, Any]], lang: str) -> str:
+    if not entries:
+        return t(lang, "ui.mine_empty")
+    lines = [t(lang, "ui.mine_title")]
+    for entry in entries:
+        row = entry["session"]
+        who = ", ".join(row.seats[s].name for s in entry["to_act"]) or "-"
+        key = "ui.mine_line_you" if entry["my_turn"] else "ui.mine_line"
+        lines.append(t(lang, key, game=t(lang, f"game.{row.game_id}"), id=row.id,
+                       players=who, link=link(row), status=t(lang, f"ui.status_{row.status}")))
+    return _clip(lines)
+
+
+def stats_text(name: str, stats: dict[str, dict[str, Any]], lang: str) -> str:
+    if not stats:
+        return t(lang, "ui.stats_empty", player=name)
+    lines = [t(lang, "ui.stats_title", player=name)]
+    for key in sorted(stats):
+        scope, game_id = key.split(":", 1)
+        entry = stats[key]
+        lines.append(t(lang, "ui.stats_line", scope=t(lang, f"ui.scope_{scope}"),
+                       game=t(lang, f"game.{game_id}"), games=entry["games"],
+                       wins=entry["wins"], average=entry["average"]))
+    return _clip(lines)
+
+
+def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: str) -> str:
+    if not board:
+        return t(lang, "ui.leaderboard_empty", game=t(lang, f"game.{game_id}"))
+    lines = [t(lang, "ui.leaderboard_title", game=t(lang, f"game.{game_id}"))]
+    for place, (user, rating, games) in enumerate(board, 1):
+        lines.append(t(lang, "ui.leaderboard_line", place=place, player=f"<@{user}>",
+                       rating=round(rating), games=games))
+    return _clip(lines)

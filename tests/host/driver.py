@@ -29,7 +29,7 @@ def choices(sent: Sent) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     for item in sent.view.children if sent.view else []:
         parsed = ids.parse(item.custom_id)
-        if parsed is None or parsed.kind in ("hand", "lobby"):
+        if parsed is None or parsed.kind in ("hand", "lobby", "undo", "vote"):
             continue
         if isinstance(item, discord.ui.Select):
             out.extend((item.custom_id, option.value) for option in item.options)

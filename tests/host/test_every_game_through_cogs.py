@@ -58,7 +58,7 @@ async def play_game(client: FakeClient, game_id: str, players: int, db_path, clo
         start = message.sent
         if hidden and message.channel.id == CH:
             # the channel offers "Make my move" to everyone; the picker is ephemeral
-            assert all(ids.parse(c).kind in ("pick", "hand") for c in start.custom_ids)
+            assert all(ids.parse(c).kind in ("pick", "hand", "undo") for c in start.custom_ids)
         await make_move(client, user_id, message.channel.id, start, rng, message)
         moves += 1
         assert moves < MAX_MOVES, "the game does not end"
