@@ -12,6 +12,7 @@ State fields read here (all plain JSON):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engines.bunny_kingdom.data import (
@@ -42,16 +43,23 @@ def fiefs(state: State, seat: int) -> list[list[int]]:
 
     Connected = orthogonally adjacent and not split by lava, or joined by a Sky Tower pair.
     Each fief is a sorted list of cells; fiefs are ordered by their first cell. A lone
-    territory is a fief of one.
+    territory is a fief of one. (Memoised on the board's owners and towers: the rules and the
+    computer player ask for the same fiefs many times between two moves.)
     """
-    owner = state["owner"]
+    groups = _fiefs(tuple(state["owner"]), tuple(map(tuple, state["towers"])), seat)
+    return [list(g) for g in groups]
+
+
+@lru_cache(maxsize=256)
+def _fiefs(owner: tuple[int, ...], towers: tuple[tuple[int, ...], ...], seat: int
+           ) -> tuple[tuple[int, ...], ...]:
     links: dict[int, list[int]] = {}
-    for a, b in state["towers"]:
+    for a, b in towers:
         # both ends of a pair are always the builder's own territories (a tower is never removed)
         links.setdefault(a, []).append(b)
         links.setdefault(b, []).append(a)
     seen = [False] * CELLS
-    out: list[list[int]] = []
+    out: list[tuple[int, ...]] = []
     for start in range(CELLS):
         if owner[start] != seat or seen[start]:
             continue
@@ -70,9 +78,8 @@ def fiefs(state: State, seat: int) -> list[list[int]]:
                     seen[j] = True
                     group.append(j)
                     stack.append(j)
-        group.sort()
-        out.append(group)
-    return out
+        out.append(tuple(sorted(group)))
+    return tuple(out)
 
 
 def fief_index(state: State, seat: int) -> dict[int, int]:

@@ -18,13 +18,13 @@ from engines.bunny_kingdom.data import (
     CITY_STRENGTH,
     FARM_RESOURCE,
     INDEX,
+    KINDS,
     NEIGHBOURS,
     TERRAIN,
     kind_of,
 )
 from engines.bunny_kingdom.harvest import harvest_fiefs
-from engines.bunny_kingdom.scrolls import final_scores
-from engines.bunny_kingdom.state import clone
+from engines.bunny_kingdom.scrolls import effective_kinds, facts, score_kind
 
 if TYPE_CHECKING:
     from engines.bunny_kingdom.game import BunnyKingdom
@@ -178,13 +178,21 @@ def _trade(state: State, seat: int, legal: list[str]) -> str:
 
 
 def _copy(state: State, seat: int, legal: list[str]) -> str:
-    """Try each target and keep the one that scores most for us."""
+    """Copy the parchment that would score most on our own board (measured once)."""
+    f = facts(state, seat)
+    own = [k for _, k in effective_kinds(state, seat)]
     best, best_points = legal[0], -1
     for code in legal:
         _, card, target = code.split()
-        trial = clone(state)
-        trial["copies"][seat][card] = target
-        points = sum(x.points for x in final_scores(trial)[seat])
+        if KINDS[target].scoring["type"] == "rank_bonus":
+            points = 5  # the Opportunist: a coin toss
+        else:
+            kinds = [*own, target]
+            points = score_kind(target, f, kinds)[0]
+            if KINDS[target].treasure or target in ("left_glove", "right_glove"):
+                # a treasure may also raise Treasure Guardian/Hunter and the glove pair
+                points += sum(score_kind(k, f, kinds)[0] - score_kind(k, f, own)[0]
+                              for k in own if k and KINDS[k].scoring["type"] != "rank_bonus")
         if points > best_points:
             best, best_points = code, points
     return best

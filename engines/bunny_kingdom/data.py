@@ -143,6 +143,9 @@ FARM_RESOURCE: dict[str, str] = {k.id: k.resource for k in KINDS.values() if k.c
 #: hand size per player count (2 players: 10 in hand + 10 in the face-down reserve)
 HAND_SIZE = {2: 10, 3: 12, 4: 10}
 ROUNDS = 4
+#: rabbits of one colour; with 3 players the spare colour may be used (*у грі втрьох учасники
+#: можуть використовувати фігурки четвертого кольору*), so only 2 and 4 players run out
+RABBITS = 36
 
 assert len(DECK) == 182, len(DECK)
 assert len(SCROLLS) == 37 and len(TREASURES) == 8

@@ -77,6 +77,41 @@ def _kind(action: str, token: str) -> str:
     return token
 
 
+_PHASE_VERBS = {"explore": ("pick",), "camps": ("build", "keep"), "build": ("build", "done"),
+                "trade": ("trade",), "copy": ("copy",), "over": ()}
+#: verb -> number of arguments
+_ARITY = {"pick": 2, "keep": 0, "done": 0, "trade": 2, "copy": 2}
+
+
+def parse(action: str) -> tuple[str, list[str]]:
+    """Check a code's shape: a known verb, the right number of known cards and cells.
+
+    Raises :class:`MalformedAction`; whether the move is allowed now is checked later.
+    """
+    tokens = action.split()
+    if not tokens or tokens[0] not in (*_ARITY, "build"):
+        raise _malformed(action, "unknown verb")
+    verb, args = tokens[0], tokens[1:]
+    if verb == "build":
+        if not args:
+            raise _malformed(action, "build <building> <territory>")
+        kind = KINDS.get(_kind(action, args[0]))
+        want = 3 if args[0] == "sky_tower" else 2
+        if kind is None or not kind.is_building or len(args) != want:
+            raise _malformed(action, "build <building> <territory> (a sky tower: two)")
+        for a in args[1:]:
+            _cell(action, a)
+        return verb, args
+    if len(args) != _ARITY[verb]:
+        raise _malformed(action, f"{verb} takes {_ARITY[verb]} argument(s)")
+    if verb in ("pick", "copy"):
+        for a in args:
+            _kind(action, a)
+    elif verb == "trade":
+        _cell(action, args[0])
+    return verb, args
+
+
 class BunnyKingdom(Game):
     meta = META
 
@@ -141,83 +176,51 @@ class BunnyKingdom(Game):
 
     # --- apply ---------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
-        tokens = action.split()
-        if not tokens or tokens[0] not in ("pick", "build", "keep", "done", "trade", "copy"):
-            raise _malformed(action, "unknown verb")
+        verb, args = parse(action)  # MalformedAction first: the code must make sense at all
         if seat not in self.to_act(state):
             raise NotYourTurn("bunny_kingdom.error.not_your_turn",
                               f"seat {seat} may not act now ({state['phase']})", seat=seat)
-        verb, args = tokens[0], tokens[1:]
         phase = state["phase"]
-        allowed = {"explore": ("pick",), "camps": ("build", "keep"), "build": ("build", "done"),
-                   "trade": ("trade",), "copy": ("copy",)}[phase]
-        if verb not in allowed:
+        if verb not in _PHASE_VERBS[phase]:
             raise IllegalAction("bunny_kingdom.rule.wrong_phase",
                                 f"{verb!r} is not a move of the {phase} phase",
                                 verb=verb, phase=phase)
         new = clone(state)
         events: list[Event] = []
-        getattr(self, f"_do_{verb}")(new, seat, action, args, events)
+        if verb == "pick":
+            rules.pick(new, seat, args, events)
+        elif verb == "build":
+            self._build(new, seat, args, events)
+        elif verb == "keep":
+            offer = rules.next_camp(new)
+            assert offer is not None
+            rules.keep_camp(new, seat, offer[1], events)
+        elif verb == "done":
+            new["done"][seat] = True
+            events.append({"key": "bunny_kingdom.event.done", "seat": seat})
+        elif verb == "trade":
+            rules.choose_post(new, seat, INDEX[args[0]], args[1], events)
+        else:
+            rules.choose_copy(new, seat, args[0], args[1], events)
         rules.advance(new, events)
         return new, events
 
-    def _do_pick(self, state: State, seat: int, action: str, args: list[str],
-                 events: list[Event]) -> None:
-        if len(args) != 2:
-            raise _malformed(action, "pick names two cards")
-        rules.pick(state, seat, [_kind(action, a) for a in args], events)
-
-    def _do_build(self, state: State, seat: int, action: str, args: list[str],
-                  events: list[Event]) -> None:
-        if len(args) < 2:
-            raise _malformed(action, "build names a building and a territory")
-        kind_id = _kind(action, args[0])
-        kind = KINDS[kind_id]
-        want = 3 if kind_id == "sky_tower" else 2
-        if not kind.is_building or len(args) != want:
-            raise _malformed(action, "build <building> <territory> (a sky tower: two)")
-        cells = [_cell(action, a) for a in args[1:]]
+    @staticmethod
+    def _build(state: State, seat: int, args: list[str], events: list[Event]) -> None:
+        kind_id, cells = args[0], [INDEX[a] for a in args[1:]]
         if state["phase"] == "camps":
             offer = rules.next_camp(state)
             assert offer is not None
             if kind_id != offer[1]:
                 raise IllegalAction("bunny_kingdom.rule.camp_order",
-                                    f"camp {offer[1]} is the one offered now",
-                                    card=offer[1])
+                                    f"camp {offer[1]} is the one offered now", card=offer[1])
             rules.place_camp(state, seat, kind_id, cells[0], events)
+        elif KINDS[kind_id].category == "camp":
+            raise IllegalAction("bunny_kingdom.rule.camp_order",
+                                "camps are placed in priority order before the other buildings",
+                                card=kind_id)
         else:
-            if kind.category == "camp":
-                raise IllegalAction("bunny_kingdom.rule.camp_order",
-                                    "camps are placed in priority order before the other "
-                                    "buildings", card=kind_id)
             rules.build(state, seat, kind_id, cells, events)
-
-    def _do_keep(self, state: State, seat: int, action: str, args: list[str],
-                 events: list[Event]) -> None:
-        if args:
-            raise _malformed(action, "keep takes no arguments")
-        offer = rules.next_camp(state)
-        assert offer is not None
-        rules.keep_camp(state, seat, offer[1], events)
-
-    def _do_done(self, state: State, seat: int, action: str, args: list[str],
-                 events: list[Event]) -> None:
-        if args:
-            raise _malformed(action, "done takes no arguments")
-        state["done"][seat] = True
-        events.append({"key": "bunny_kingdom.event.done", "seat": seat})
-
-    def _do_trade(self, state: State, seat: int, action: str, args: list[str],
-                  events: list[Event]) -> None:
-        if len(args) != 2:
-            raise _malformed(action, "trade <territory> <wood|fish|carrots>")
-        rules.choose_post(state, seat, _cell(action, args[0]), args[1], events)
-
-    def _do_copy(self, state: State, seat: int, action: str, args: list[str],
-                 events: list[Event]) -> None:
-        if len(args) != 2:
-            raise _malformed(action, "copy <copy card> <parchment>")
-        rules.choose_copy(state, seat, _kind(action, args[0]), _kind(action, args[1]), events)
 
     # --- views ---------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from engines.bunny_kingdom.data import (
     HAND_SIZE,
     INDEX,
     KINDS,
+    RABBITS,
     ROUNDS,
     TERRAIN,
     kind_of,
@@ -174,10 +175,25 @@ def play_card(state: State, seat: int, card: str, events: list[Event]) -> None:
         play_provisions(state, seat, card, events)
 
 
+def rabbits_left(state: State, seat: int) -> int:
+    """Rabbits the seat can still put on the board (36 a colour; 3 players: the spare
+    colour too, so they never run out). The score-track rabbit is not counted."""
+    if state["players"] == 3:
+        return CELLS
+    return RABBITS - state["owner"].count(seat)
+
+
 def claim_territory(state: State, seat: int, cell: int, events: list[Event]) -> None:
-    """Place a rabbit. A camp there is removed: an opponent's rabbit is replaced by ours."""
+    """Place a rabbit. A camp there is removed: an opponent's rabbit is replaced by ours.
+
+    A player with no rabbit left (2 or 4 players) gains nothing from the card (our ruling;
+    the rulebook only lets 3 players use the spare colour)."""
     owner, building = state["owner"], state["building"]
     coord = COORDS[cell]
+    if owner[cell] != seat and rabbits_left(state, seat) <= 0:
+        events.append({"key": "bunny_kingdom.event.out_of_rabbits", "seat": seat,
+                       "coord": coord})
+        return
     events.append({
         "key": "bunny_kingdom.event.territory", "seat": seat, "coord": coord,
         "terrain": TERRAIN[cell],
@@ -235,11 +251,13 @@ def next_camp(state: State) -> tuple[int, str] | None:
     offered = set(state["camps_offered"])
     best: tuple[int, int, str] | None = None
     for seat, cards in enumerate(state["waiting"]):
-        for card in cards:
-            if card in CAMPS and card not in offered:
-                prio = KINDS[card].priority
-                if best is None or prio < best[0]:
-                    best = (prio, seat, card)
+        camps = [c for c in cards if c in CAMPS and c not in offered]
+        if not camps or rabbits_left(state, seat) <= 0:
+            continue  # (a camp needs a rabbit)
+        for card in camps:
+            prio = KINDS[card].priority
+            if best is None or prio < best[0]:
+                best = (prio, seat, card)
     if best is None or not any(is_unoccupied(state, i) for i in range(CELLS)):
         return None
     return best[1], best[2]
@@ -321,12 +339,14 @@ def build(state: State, seat: int, kind_id: str, cells: list[int], events: list[
 def build_options(state: State, seat: int, first_only: bool = False) -> list[str]:
     """Legal ``build`` codes for the construction phase (not camps): each waiting kind on
     each territory where it may stand; sky towers on pairs in different fiefs."""
+    kinds = sorted({kind_of(c).id for c in state["waiting"][seat]} - set(CAMPS))
+    if not kinds:
+        return []
     owner, building = state["owner"], state["building"]
     free = [i for i in range(CELLS) if owner[i] == seat and building[i] is None]
     if not free:
         return []
     out: list[str] = []
-    kinds = sorted({kind_of(c).id for c in state["waiting"][seat]} - set(CAMPS))
     for kind_id in kinds:
         if kind_id == "sky_tower":
             index = fief_index(state, seat)

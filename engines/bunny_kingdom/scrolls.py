@@ -68,7 +68,8 @@ class Facts:
     most_territories: int
 
 
-def facts(state: State, seat: int) -> Facts:
+def facts(state: State, seat: int, most: int | None = None) -> Facts:
+    """Measure the seat's board; ``most`` = the most territories anyone controls (if known)."""
     cells = territories(state, seat)
     production: Counter[str] = Counter()
     barren = 0
@@ -94,10 +95,12 @@ def facts(state: State, seat: int) -> Facts:
         ),
         camp_cards=camp_cards,
         parchments=len(state["scrolls"][seat]),
-        most_territories=max(
-            sum(1 for o in state["owner"] if o == s) for s in range(state["players"])
-        ),
+        most_territories=most if most is not None else most_territories(state),
     )
+
+
+def most_territories(state: State) -> int:
+    return max(sum(1 for o in state["owner"] if o == s) for s in range(state["players"]))
 
 
 def copy_neighbour(players: int, seat: int, card: str) -> int:
@@ -188,8 +191,9 @@ def final_scores(state: State) -> list[list[ScrollScore]]:
     """Every player's parchments scored; the Opportunist last, on the totals without it."""
     n = state["players"]
     out: list[list[ScrollScore]] = []
+    most = most_territories(state)
     for seat in range(n):
-        f = facts(state, seat)
+        f = facts(state, seat, most)
         pairs = effective_kinds(state, seat)
         kinds = [k for _, k in pairs]
         lines = []
