@@ -58,11 +58,17 @@ class FakeChannel:
     def __init__(self, channel_id: int) -> None:
         self.id = channel_id
         self.messages: list[FakeMessage] = []
+        self.threads: list[FakeThread] = []
 
     async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
         message = FakeMessage(self, Sent(content, False, view, file, where=f"channel {self.id}"))
         self.messages.append(message)
         return message
+
+    async def create_thread(self, *, name: str, **_: Any) -> FakeThread:
+        thread = FakeThread(next(_ids), name, self)
+        self.threads.append(thread)
+        return thread
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return next(m for m in self.messages if m.id == message_id)
@@ -70,6 +76,19 @@ class FakeChannel:
     @property
     def last(self) -> FakeMessage:
         return self.messages[-1]
+
+
+class FakeThread(discord.Thread):
+    """Only what the cogs use; subclassing Thread so isinstance checks see a thread."""
+
+    def __init__(self, thread_id: int, name: str, parent: FakeChannel) -> None:  # noqa: D107
+        self.id = thread_id
+        self.name = name
+        self.parent_channel = parent
+        self.deleted = False
+
+    async def delete(self) -> None:
+        self.deleted = True
 
 
 class FakeUser:
@@ -99,7 +118,10 @@ class FakeClient:
         self.host = Host(self, sessions)  # type: ignore[arg-type]
 
     def channel(self, channel_id: int) -> FakeChannel:
-        return self.channels.setdefault(channel_id, FakeChannel(channel_id))
+        if channel_id not in self.channels:
+            # a thread the bot opened is a channel of its own to post in
+            self.channels[channel_id] = FakeChannel(channel_id)
+        return self.channels[channel_id]
 
     def get_channel(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
@@ -165,6 +187,7 @@ class FakeInteraction:
     message: FakeMessage | None = None
     data: dict[str, Any] = field(default_factory=dict)
     namespace: Any = None
+    channel: Any = None
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
 
