@@ -390,6 +390,14 @@ def _panel(img: Image.Image, view: dict[str, Any], names: list[str], lang: str, 
         line = _pending_line(pend, who, lang)
         d.text((x0, y), line, font=font(12), fill=(160, 30, 60))
         y += 18
+    lifted = [c["civ"] for c in view["civs"] if c.get("migrating")]
+    if lifted:  # markers lifted off a split continent, waiting for their new land
+        mx = x0
+        for civ in lifted:
+            d.ellipse((mx, y + 1, mx + 12, y + 13), fill=CIV_RGB[civ], outline=INK)
+            mx += 16
+        d.text((mx + 2, y), t(lang, "gheos.ui.migrating"), font=font(12), fill=(160, 30, 60))
+        y += 18
     if view.get("over"):
         ranking = view.get("ranking") or []
         if ranking:
@@ -506,7 +514,7 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
     s = 120
     h = s * math.sqrt(3) / 2
     width = MARGIN * 2 + 3 * (s + 24)
-    height = 48 + max(1, len(hand)) * int(h + 44)
+    height = 56 + max(1, len(hand)) * int(h + 64)
     img = Image.new("RGBA", (width, height), PAPER + (255,))
     d = ImageDraw.Draw(img)
     name = names[seat] if seat < len(names) else f"#{seat + 1}"
@@ -522,7 +530,8 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
                       "symbols": p["symbols"]} for p in entry["parts"]]
             sprite = tile_sprite(_parts_key(parts, "slots"), True, s)
             x = MARGIN + rot * (s + 24)
-            img.alpha_composite(sprite, (x, y + 22))
-            _label(d, f"r{rot}", (x + s / 2, y + 22 + h * 0.72), 13, back=(0, 0, 0, 140))
-        y += int(h + 44)
+            img.alpha_composite(sprite, (x, y + 24))
+            _label(d, f"r{rot}", (x + s / 2, y + 24 + h + 14), 13, fill=INK, back=None,
+                   bold=True)
+        y += int(h + 64)
     return to_png(img)
