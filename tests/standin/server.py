@@ -108,6 +108,11 @@ class Message:
     edits: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     deleted: bool = False
     guild_id: int | None = None
+    #: the components as first sent (edits may take them away later)
+    first_components: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.first_components = self.components
 
     @property
     def ephemeral(self) -> bool:
@@ -117,9 +122,9 @@ class Message:
     def public(self) -> bool:
         return not self.ephemeral and self.visible_to is None and not self.deleted
 
-    def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for row in self.components for c in row.get("components", [])
-                if "custom_id" in c]
+    def custom_ids(self, *, first: bool = False) -> list[str]:
+        rows = self.first_components if first else self.components
+        return [c["custom_id"] for row in rows for c in row.get("components", []) if "custom_id" in c]
 
     def images(self) -> list[bytes]:
         return [a.data for a in self.attachments if a.content_type == "image/png"]

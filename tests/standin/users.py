@@ -143,9 +143,10 @@ def choices(message: Message) -> list[tuple[str, str | None]]:
     return out
 
 
-def versions(message: Message) -> list[int]:
+def versions(message: Message, *, first: bool = True) -> list[int]:
+    """The state versions the message's components carry (as first sent, by default)."""
     out = []
-    for custom_id in message.custom_ids():
+    for custom_id in message.custom_ids(first=first):
         parsed = ids.parse(custom_id)
         if parsed is not None and parsed.version is not None:
             out.append(parsed.version)
