@@ -206,6 +206,9 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
             for key, points, params in result["breakdown"][seat]:
                 lines.append("  · " + text(row.game_id, lang, row, key, params)
                              + f" = {points}")
+    if len("\n".join(lines)) > MAX_CONTENT * 3 // 4:
+        # too long for one message (clipping would cut the places off): places and totals only
+        lines = [line for line in lines if not line.startswith("  · ")]
     return lines
 
 
