@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
@@ -45,7 +46,7 @@ def point_at_discord(api_base: str | None) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
 
 
-def make_bot(db_path: str, sync_guild: int | None):
+def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
     import discord
     from discord.ext import commands
 
@@ -57,7 +58,7 @@ def make_bot(db_path: str, sync_guild: int | None):
     class StolikBot(commands.Bot):
         async def setup_hook(self) -> None:
             self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db)
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days))
             self.host = Host(self, self.sessions)
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
@@ -110,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
     guild = os.environ.get("STOLIK_GUILD")
-    bot = make_bot(db_path, int(guild) if guild else None)
+    idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
+    bot = make_bot(db_path, int(guild) if guild else None, idle_days)
     bot.run(token, log_handler=None)
     return 0
 

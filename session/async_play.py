@@ -244,7 +244,8 @@ class AsyncPlay:
             await self.store.run([(
                 "INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'archive', ?)",
                 (row.id, (s.clock() + ARCHIVE_AFTER_WARNING).isoformat()))])
-            return TimerEvent("idle_warn", row)
+            return TimerEvent("idle_warn", row,
+                              params={"days": round(s.idle_after.total_seconds() / 86400)})
         if kind == "archive":
             result = s.result(engines.get(row.game_id), await s.state(row))
             await self.store.end(row.id, "abandoned", result, s._now())

@@ -268,7 +268,8 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
         return MessageSpec(t(lang, "ui.timeout", player=row.seats[event.seat].name, game=game),
                            rows=[buttons])
     if event.kind == "idle_warn":
-        return MessageSpec(t(lang, "ui.idle_warn", game=game, id=row.id))
+        return MessageSpec(t(lang, "ui.idle_warn", game=game, id=row.id,
+                             days=event.params.get("days", 30)))
     if event.kind == "archived":
         return MessageSpec("\n".join([t(lang, "ui.archived", game=game, id=row.id),
                                       *final_lines(row, lang)]))

@@ -111,7 +111,9 @@ class Sessions:
         *,
         clock: Callable[[], datetime] = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        idle_after: timedelta = IDLE_WARNING_AFTER,
     ) -> None:
+        self.idle_after = idle_after
         self.db = db
         self.store = Store(db)
         self.clock = clock
@@ -359,7 +361,7 @@ class Sessions:
         if over:
             return [("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL", (row.id,))]
         out.append(("INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'idle_warn', ?)",
-                    (row.id, (now + IDLE_WARNING_AFTER).isoformat())))
+                    (row.id, (now + self.idle_after).isoformat())))
         for seat in row.seats:
             running = seat.running_since is not None
             if running and seat.seat not in after:

@@ -227,7 +227,8 @@ async def test_a_silent_game_is_warned_then_archived_unless_someone_moves(sessio
     play = AsyncPlay(sessions)
     await kingdomino(sessions, pace=None)
     clock.advance(days=31)
-    assert [e.kind for e in await play.fire_due()] == ["idle_warn"]
+    warned = await play.fire_due()
+    assert [(e.kind, e.params) for e in warned] == [("idle_warn", {"days": 30})]
     clock.advance(days=8)
     events = await play.fire_due()
     assert [e.kind for e in events] == ["archived"]
@@ -335,3 +336,14 @@ async def test_public_log_never_shows_secret_picks(sessions):
     lines = await play.public_log(row)
     assert [n.key for n in lines] == ["toy.event.picked"]
     assert "3" not in repr([n.params for n in lines])
+
+
+async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monkeypatch):
+    from tests.host import toy
+
+    toy.install(monkeypatch)
+    async with Database(db_path) as db:
+        sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3))
+        await kingdomino(sessions, pace=None)
+        clock.advance(days=4)
+        assert [e.params for e in await AsyncPlay(sessions).fire_due()] == [{"days": 3}]
