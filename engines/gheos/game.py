@@ -40,9 +40,11 @@ from engines.gheos.actions import (
     parse_put,
     tile_actions,
 )
+from engines.gheos.bot import choose
 from engines.gheos.data import EPOCH_IDS, LANDSCAPE_IDS, START_TILE, canonical_rotation, tile
 from engines.gheos.regions import Land
 from engines.gheos.turn import advance, end_turn, pay
+from engines.gheos.views import build_view
 
 META = GameMeta(
     id="gheos",
@@ -60,7 +62,6 @@ PHASE_VERBS = {
     "over": (),
 }
 VERBS = {v for vs in PHASE_VERBS.values() for v in vs}
-ROTATIONS = ("r0", "r1", "r2")
 
 
 def copy_state(s: dict[str, Any]) -> dict[str, Any]:
@@ -181,12 +182,14 @@ class Gheos(Game):
 
     # step 1 ---------------------------------------------------------------------------------
     def _do_place(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
-        self._put(s, seat, tokens, events)
+        self.put_tile(s, seat, tokens, events)
 
     def _do_replace(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
-        self._put(s, seat, tokens, events)
+        self.put_tile(s, seat, tokens, events)
 
-    def _put(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
+    def put_tile(self, s: dict, seat: int, tokens: list[str], events: list) -> None:
+        """Step 1 on a working copy ``s``: put the tile down and note what it starts (wars,
+        migrations, the follower owed) in ``s["pending"]``; nothing is settled yet."""
         verb, tid, cell, rot = parse_put(tokens)
         check_put(s, seat, verb, tid, cell, rot)
         rot = canonical_rotation(tile(s, tid), rot)
@@ -334,8 +337,6 @@ class Gheos(Game):
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        from engines.gheos.views import build_view
-
         return build_view(self, state, seat)
 
     # --- results ------------------------------------------------------------------------------
@@ -398,8 +399,6 @@ class Gheos(Game):
 
     # --- computer player ------------------------------------------------------------------------
     def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
-        from engines.gheos.bot import choose
-
         return choose(self, state, seat, rng)
 
 

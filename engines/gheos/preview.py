@@ -38,7 +38,7 @@ def preview(state: dict[str, Any], seat: int, code: str) -> dict[str, Any]:
                 "message": "not this seat's turn"}
     s = copy_state(state)
     try:
-        GAME._put(s, seat, code.split(), [])
+        GAME.put_tile(s, seat, code.split(), [])
     except GameError as err:
         return {"legal": False, "error": err.key, "params": err.params, "message": str(err)}
     verb, tid, cell, _rot = code.split()
