@@ -258,7 +258,7 @@ class Gheos(Game):
                 "gheos.rule.migrate_most_wheat",
                 f"{colour} can only migrate to {', '.join(choice['options'])} "
                 "(most wheat, continents before islands)",
-                civ=choice["civ"], options=", ".join(choice["options"]))
+                civ=choice["civ"], options=list(choice["options"]))
         land = Land(s)
         region = land.continent_labelled(cell)
         R.land_migration(s, land, colour, region.id, events)  # type: ignore[union-attr]
@@ -272,7 +272,7 @@ class Gheos(Game):
             raise IllegalAction(
                 "gheos.rule.war_most_swords",
                 f"only {', '.join(choice['options'])} (most swords) can win this war",
-                options=", ".join(choice["options"]))
+                options=list(choice["options"]))
         land = Land(s)
         region = land.region(land.regions[s["civs"][colour]])
         civs = [c for c in R.CIVILIZATIONS
