@@ -5,7 +5,9 @@ Nothing here decides game matters; it sends what the session layer and presenter
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -91,6 +93,10 @@ class Host:
         self.client = client
         self.sessions = sessions
         self.play = AsyncPlay(sessions)
+        # one publish at a time per session: concurrent clicks (simultaneous phases) must not
+        # post boards out of order, retire the wrong message or DM a closed user twice
+        self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -100,13 +106,18 @@ class Host:
 
     async def publish(self, outcome: Outcome) -> None:
         """After a change: post the lobby or a fresh board in the channel, then private hands."""
+        async with self._publishing[outcome.session.id]:
+            await self._publish(outcome)
+
+    async def _publish(self, outcome: Outcome) -> None:
         row = outcome.session
         channel = await self.channel(row.channel_id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
             await channel.send(**message_kwargs(present.lobby_message(row, outcome.notices,
                                                                       row.lang)))
             return
-        if row.status == "active" and not outcome.board_changed:
+        stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
+        if row.status == "active" and (stale or not outcome.board_changed):
             # a vote or a seat change: a line of news, not a new board
             lines = present.notices_text(row, outcome.notices, row.lang)
             if lines:
@@ -116,8 +127,10 @@ class Host:
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
                                           self.sessions.clock())
-        await self._retire_turn_message(channel, row)
+        # the newest turn message, which a publish just before this one may have posted
+        await self._retire_turn_message(channel, await self.sessions.session(row.id))
         message = await channel.send(**message_kwargs(spec))
+        self._posted[row.id] = row.version
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
         if row.status == "active":
             await self.send_hands(row, outcome.private_seats, channel)
