@@ -87,9 +87,7 @@ async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     row = await host.sessions.session(parsed.session_id)
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
-        raise SessionError("error.not_a_player", "you are not playing in this game")
+    seat = host.sessions.seat_of(row, interaction.user.id)
     state = await host.sessions.state(row)
     spec = await present.hand_message(row, state, seat, lang_of(interaction))
     await interaction.followup.send(**message_kwargs(spec), ephemeral=True)

@@ -186,9 +186,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             row = await host.sessions.in_channel(interaction.channel_id or 0)
-            seat = row.seat_of(interaction.user.id)
-            if seat is None:
-                raise SessionError("error.not_a_player", "you are not playing in this game")
+            seat = host.sessions.seat_of(row, interaction.user.id)
             state = await host.sessions.state(row)
             spec = await present.hand_message(row, state, seat, lang_of(interaction))
         except GameError as error:

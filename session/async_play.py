@@ -56,11 +56,7 @@ class AsyncPlay:
         s = self.sessions
         async with s._locks[session_id]:
             row = await s.session(session_id)
-            if row.status != "active":
-                raise SessionError("error.not_active", "this game is not running")
-            seat = row.seat_of(user_id)
-            if seat is None:
-                raise SessionError("error.not_a_player", "you are not playing in this game")
+            seat = s.playing_seat(row, user_id)
             log_ = await self.store.actions(row.id)
             if not log_ or log_[-1].seat != seat or log_[-1].kind != "move":
                 raise SessionError("error.undo_nothing", "you have no move to take back")

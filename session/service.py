@@ -291,17 +291,28 @@ class Sessions:
         return await self._run_computer_players(outcome)
 
     # --- play --------------------------------------------------------------------------
+    @staticmethod
+    def seat_of(row: SessionRow, user_id: int) -> int:
+        """The user's seat, or a clear refusal for someone not at this table."""
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise SessionError("error.not_a_player", "you are not playing in this game")
+        return seat
+
+    @classmethod
+    def playing_seat(cls, row: SessionRow, user_id: int) -> int:
+        """The user's seat in a running game."""
+        if row.status != "active":
+            raise SessionError("error.not_active", "this game is not running")
+        return cls.seat_of(row, user_id)
+
     async def act(
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
         async with self._locks[session_id]:
             row = await self.session(session_id)
-            if row.status != "active":
-                raise SessionError("error.not_active", "this game is not running")
-            seat = row.seat_of(user_id)
-            if seat is None:
-                raise SessionError("error.not_a_player", "you are not playing in this game")
+            seat = self.playing_seat(row, user_id)
             await self.check_fresh(row, seat, version)
             outcome = Outcome(row)
             await self._apply(outcome, seat, user_id, code)
@@ -452,9 +463,7 @@ class Sessions:
     async def legal(self, session_id: int, user_id: int) -> tuple[SessionRow, int, list[str]]:
         """(session, seat, legal codes) for a user; empty when it is not their move."""
         row = await self.session(session_id)
-        seat = row.seat_of(user_id)
-        if seat is None:
-            raise SessionError("error.not_a_player", "you are not playing in this game")
+        seat = self.seat_of(row, user_id)
         if row.status != "active":
             return row, seat, []
         return row, seat, engines.get(row.game_id).legal_actions(await self.state(row), seat)
