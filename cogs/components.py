@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
-from cogs.host import Host, answer_error, lang_of, message_kwargs
+from cogs.host import Host, answer_error, edit_kwargs, lang_of, message_kwargs
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -45,6 +45,10 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _lobby(interaction, parsed)
     except GameError as error:
         await answer_error(interaction, error)
+        if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
+                and not interaction.message.flags.ephemeral:
+            # the newest board may be stale because the bot stopped before posting the next one
+            await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -59,7 +63,7 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
                                       parsed.version)
     if _is_ephemeral(interaction):
         await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
-                                                 view=None)
+                                                 view=None, attachments=[])
     await host.publish(outcome)
 
 
@@ -73,13 +77,19 @@ async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     if not codes:
         raise SessionError("error.not_your_move", "it is not your move")
     state = await host.sessions.state(row)
-    rows = present.picker_rows(row, state, codes, parsed.payload, lang)
-    spec = present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
-    kwargs = message_kwargs(spec)
-    if _is_ephemeral(interaction):
-        await interaction.response.edit_message(**kwargs)
+    if parsed.payload in codes and present.previewed(row.game_id, parsed.payload):
+        if not _is_ephemeral(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        spec = await present.preview_message(row, state, seat, parsed.payload, lang)
     else:
-        await interaction.response.send_message(**kwargs, ephemeral=True)
+        rows = present.picker_rows(row, state, codes, parsed.payload, lang)
+        spec = present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
+    if interaction.response.is_done():
+        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+    elif _is_ephemeral(interaction):
+        await interaction.response.edit_message(**edit_kwargs(spec))
+    else:
+        await interaction.response.send_message(**message_kwargs(spec), ephemeral=True)
 
 
 async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import engines
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
@@ -67,6 +68,15 @@ def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
         kwargs["view"] = view
     if spec.image is not None:
         kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename)
+    return kwargs
+
+
+def edit_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """The same message as an edit: files go in ``attachments``; no view clears the buttons."""
+    kwargs = message_kwargs(spec)
+    file = kwargs.pop("file", None)
+    kwargs["attachments"] = [file] if file is not None else []
+    kwargs.setdefault("view", None)
     return kwargs
 
 
@@ -127,13 +137,32 @@ class Host:
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
                                           self.sessions.clock())
-        # the newest turn message, which a publish just before this one may have posted
-        await self._retire_turn_message(channel, await self.sessions.session(row.id))
+        # the newest turn message (a publish just before this one may have posted it) loses its
+        # buttons only once the new one is up: a crash in between never leaves no live board
+        previous = await self.sessions.session(row.id)
         message = await channel.send(**message_kwargs(spec))
         self._posted[row.id] = row.version
+        await self._retire_turn_message(channel, previous)
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
         if row.status == "active":
             await self.send_hands(row, outcome.private_seats, channel)
+
+    async def repair_board(self, session_id: int, clicked_message_id: int) -> bool:
+        """Post the current board when a refused click shows the bot stopped (a crash, a kill)
+        after recording a move but before posting its board: the click was on the newest
+        board (or on the lobby, when no board was posted yet), and this process has posted
+        no board for the session since it started. Returns whether it posted one."""
+        async with self._publishing[session_id]:
+            if session_id in self._posted:
+                return False  # a publish of this process is current or under way
+            row = await self.sessions.session(session_id)
+            if row.status != "active" or row.turn_message_id not in (None, clicked_message_id):
+                return False
+            seats = ([s.seat for s in row.seats if not s.is_bot]
+                     if engines.get(row.game_id).meta.hidden_information else [])
+            log.info("session %s: re-posting the board of version %s", row.id, row.version)
+            await self._publish(Outcome(row, board_changed=True, private_seats=seats))
+            return True
 
     async def _retire_turn_message(self, channel: Any, row: SessionRow) -> None:
         """Take the buttons off the previous turn message, so only the newest one is live."""

@@ -7,6 +7,7 @@ public here is built from the spectator view; private views only go to their own
 from __future__ import annotations
 
 import asyncio
+import importlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -88,6 +89,19 @@ def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: s
     return label[:80]
 
 
+def preview_module(game_id: str) -> Any | None:
+    """``engines.<game>.preview`` when the game previews some moves before they are played."""
+    try:
+        return importlib.import_module(f"engines.{game_id}.preview")
+    except ImportError:
+        return None
+
+
+def previewed(game_id: str, code: str) -> bool:
+    module = preview_module(game_id)
+    return module is not None and code.split()[:1] and code.split()[0] in module.VERBS
+
+
 def picker_rows(
     row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str
 ) -> list[list[ButtonSpec | SelectSpec]]:
@@ -99,7 +113,8 @@ def picker_rows(
     if len(choices) <= MAX_BUTTONS:
         buttons = [
             ButtonSpec(
-                ids.act(row.id, row.version, c.value) if c.complete
+                ids.act(row.id, row.version, c.value)
+                if c.complete and not previewed(row.game_id, c.value)
                 else ids.pick(row.id, row.version, c.value),
                 choice_label(row, state, c, lang),
                 "primary" if c.complete else "secondary",
@@ -108,10 +123,33 @@ def picker_rows(
         ]
         return [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
     options = [
-        (choice_label(row, state, c, lang), ids.select_value(c.value, c.complete))
+        (choice_label(row, state, c, lang),
+         ids.select_value(c.value, c.complete and not previewed(row.game_id, c.value)))
         for c in choices
     ]
     return [[SelectSpec(ids.select(row.id, row.version), t(lang, "ui.choose"), options)]]
+
+
+async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, code: str,
+                          lang: str) -> MessageSpec:
+    """What a move would do, as an image and words, with Confirm and Back buttons."""
+    module = preview_module(row.game_id)
+    result = module.preview(state, seat, code)
+    back = ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.back"))
+    if not result["legal"]:
+        return MessageSpec(text(row.game_id, lang, row, result["error"], result["params"]),
+                           rows=[[back]])
+    lines = [t(lang, "ui.preview", action=describe(row, state, code, lang))]
+    lines += [text(row.game_id, lang, row, key, params) for key, params in module.summary(result)]
+    image = await asyncio.to_thread(
+        import_module_render(row.game_id).render_board, result["view"], names=names(row),
+        lang=lang, highlight=result.get("highlight"))
+    confirm = ButtonSpec(ids.act(row.id, row.version, code), t(lang, "ui.confirm"), "success")
+    return MessageSpec(_clip(lines), image, filename="preview.png", rows=[[confirm, back]])
+
+
+def import_module_render(game_id: str) -> Any:
+    return importlib.import_module(f"render.{game_id}")
 
 
 def scores_line(row: SessionRow, totals: list[int], lang: str) -> str:

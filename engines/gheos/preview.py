@@ -12,6 +12,31 @@ from engines.gheos.game import GAME, copy_state
 from engines.gheos.regions import Land, part_key
 
 
+#: the verbs whose codes the host previews before the player confirms
+VERBS = ("place", "replace")
+
+
+def summary(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The preview in words, as (translation key, params) lines for the host."""
+    lines: list[tuple[str, dict[str, Any]]] = []
+    for r in result["regions"]:
+        lines.append(("gheos.preview.region", {
+            "label": r["label"], "kind": r["kind"], "wheat": r["wheat"],
+            "chalice": r["chalice"], "swords": r["swords"], "pyramid": r["pyramid"],
+            "civ": r["civ"] or "-"}))
+    for civs in result["wars"]:
+        lines.append(("gheos.preview.war", {"civs": list(civs)}))
+    for m in result["migrations"]:
+        lines.append(("gheos.preview.migration", {"civ": m["civ"], "options": m["options"]}))
+    if result["cost"]:
+        lines.append(("gheos.preview.cost", {"cost": result["cost"]}))
+    if result["temple"]:
+        points = result["temple"]["points"]
+        lines.append(("gheos.preview.temple", {"symbol": result["temple"]["symbol"],
+                                               "points": "?" if points is None else points}))
+    return lines
+
+
 def preview(state: dict[str, Any], seat: int, code: str) -> dict[str, Any]:
     """What placing by ``code`` joins, which war or migration it starts and what it costs.
 

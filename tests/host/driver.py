@@ -35,7 +35,9 @@ def choices(sent: Sent) -> list[tuple[str, str | None]]:
             out.extend((item.custom_id, option.value) for option in item.options)
         else:
             out.append((item.custom_id, None))
-    return out
+    # "Back" restarts the picker; with something else to click, a person would go forward
+    forward = [c for c in out if not c[0].endswith(":p:")]
+    return forward or out
 
 
 async def make_move(client: FakeClient, user_id: int, channel_id: int, start: Sent,

@@ -160,9 +160,11 @@ class FakeResponse:
         self._answer()
         self.interaction.replies.append(Sent(content, ephemeral, view, file, where="reply"))
 
-    async def edit_message(self, *, content: str | None = None, view=None, **_: Any) -> None:
+    async def edit_message(self, *, content: str | None = None, view=None,
+                           attachments: list | None = None, **_: Any) -> None:
         self._answer()
-        self.interaction.replies.append(Sent(content, True, view, None, where="edit"))
+        file = attachments[0] if attachments else None
+        self.interaction.replies.append(Sent(content, True, view, file, where="edit"))
 
 
 class FakeFollowup:
