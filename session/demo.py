@@ -62,6 +62,8 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
         replayed = await sessions.replay(row)
         same = json.dumps(replayed, sort_keys=True) == json.dumps(state, sort_keys=True)
         print("\n".join(present.final_lines(row, lang)))
+        for content in present.breakdown_messages(row, lang):
+            print(content)
         print(t(lang, "demo.end", moves=row.version, images=frame + 1, out=str(out), db=str(path),
                 replay="OK" if same else "MISMATCH"))
         return 0 if same else 1

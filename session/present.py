@@ -244,9 +244,43 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
             for key, points, params in result["breakdown"][seat]:
                 lines.append("  · " + text(row.game_id, lang, row, key, params)
                              + f" = {points}")
-    if len("\n".join(lines)) > MAX_CONTENT * 3 // 4:
-        # too long for one message (clipping would cut the places off): places and totals only
+    if _too_long(lines):
+        # too long for one message (clipping would cut the places off): places and totals
+        # here, and each seat's breakdown in messages of its own (breakdown_messages)
         lines = [line for line in lines if not line.startswith("  · ")]
+    return lines
+
+
+def _too_long(lines: list[str]) -> bool:
+    return len("\n".join(lines)) > MAX_CONTENT * 3 // 4
+
+
+def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
+    """Each seat's score breakdown, when the final results had no room for it (else none)."""
+    if not row.result or not _too_long(_with_breakdown(row, lang)):
+        return []
+    out: list[str] = []
+    for group in row.result["ranking"]:
+        for seat in group:
+            chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
+                       total=row.result["totals"][seat])]
+            for key, points, params in row.result["breakdown"][seat]:
+                line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
+                if len("\n".join([*chunk, line])) > MAX_CONTENT:
+                    out.append("\n".join(chunk))
+                    chunk = []
+                chunk.append(line)
+            out.append("\n".join(chunk))
+    return out
+
+
+def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
+    result = row.result or {}
+    lines = []
+    for seat, entries in enumerate(result.get("breakdown", [])):
+        lines.append(row.seats[seat].name)
+        lines += ["  · " + text(row.game_id, lang, row, key, params) + f" = {points}"
+                  for key, points, params in entries]
     return lines
 
 
