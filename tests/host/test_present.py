@@ -1,0 +1,47 @@
+"""Message building: final results that do not fit, clocks, links."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from db.store import SeatRow, SessionRow
+from session import present
+
+
+def row(**kw) -> SessionRow:
+    base = dict(id=3, guild_id=9, channel_id=8, game_id="kingdomino", status="finished",
+                creator_id=1, players=2, options={}, seed=0, state_json=None, version=5,
+                lang="en", turn_message_id=77, result=None, created_at="", updated_at="",
+                finished_at=None, seats=[SeatRow(0, 1, "Ala"), SeatRow(1, 2, "Bo")])
+    base.update(kw)
+    return SessionRow(**base)
+
+
+def test_a_long_breakdown_gets_messages_of_its_own_and_loses_nothing():
+    lines = [["kingdomino.score.property", n, {"terrain": "wheat", "squares": n, "crowns": 1}]
+             for n in range(120)]
+    r = row(result={"ranking": [[1], [0]], "totals": [5, 7], "breakdown": [lines[:3], lines]})
+    final = present.final_lines(r, "en")
+    assert all(not line.startswith("  · ") for line in final) and "Bo" in final[1]
+    messages = present.breakdown_messages(r, "en")
+    assert all(len(m) <= 2000 for m in messages) and len(messages) >= 3
+    assert sum(m.count("· ") for m in messages) == 123
+    assert messages[0].startswith("**Bo: 7")  # in ranking order
+
+
+def test_a_short_breakdown_stays_in_the_final_message():
+    r = row(result={"ranking": [[0], [1]], "totals": [3, 0],
+                    "breakdown": [[["kingdomino.score.property", 3,
+                                    {"terrain": "wheat", "squares": 3, "crowns": 1}]], []]})
+    assert any(line.startswith("  · ") for line in present.final_lines(r, "en"))
+    assert present.breakdown_messages(r, "en") == []
+
+
+def test_clock_line_and_link():
+    now = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
+    r = row(status="active", pace_json='{"kind": "daily", "increment": 86400, "cap": 259200}',
+            seats=[SeatRow(0, 1, "Ala", 90000.0, "2026-01-02T11:00:00+00:00"),
+                   SeatRow(1, 2, "Bo", 3600.0, None)])
+    assert present.clock_line(r, now, "en") == "⏱ Ala 1d 0h ⏳ · Bo 1h 00m"
+    assert present.clock_line(row(), now, "en") == ""
+    assert present.link(r) == "https://discord.com/channels/9/8/77"
