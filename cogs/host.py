@@ -140,6 +140,11 @@ class Host:
         # the newest turn message (a publish just before this one may have posted it) loses its
         # buttons only once the new one is up: a crash in between never leaves no live board
         previous = await self.sessions.session(row.id)
+        if not outcome.new_turn and await self._edit_turn_message(channel, previous, spec):
+            # the same players are still to act and nothing was revealed: edit in place
+            self._posted[row.id] = row.version
+            await self.send_hands(row, outcome.private_seats, channel)
+            return
         message = await channel.send(**message_kwargs(spec))
         self._posted[row.id] = row.version
         await self._retire_turn_message(channel, previous)
@@ -163,6 +168,15 @@ class Host:
             log.info("session %s: re-posting the board of version %s", row.id, row.version)
             await self._publish(Outcome(row, board_changed=True, private_seats=seats))
             return True
+
+    async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec) -> bool:
+        if not row.turn_message_id:
+            return False
+        try:
+            await channel.get_partial_message(row.turn_message_id).edit(**edit_kwargs(spec))
+        except discord.HTTPException:
+            return False  # gone: post a new one
+        return True
 
     async def _retire_turn_message(self, channel: Any, row: SessionRow) -> None:
         """Take the buttons off the previous turn message, so only the newest one is live."""

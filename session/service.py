@@ -60,6 +60,9 @@ class Outcome:
     board_changed: bool = False
     #: seats whose private view changed (send them their hand)
     private_seats: list[int] = field(default_factory=list)
+    #: a new board message is due (someone new must act, something was revealed, the end);
+    #: otherwise the current turn message is edited in place
+    new_turn: bool = True
 
     @property
     def finished(self) -> bool:
@@ -314,7 +317,7 @@ class Sessions:
             row = await self.session(session_id)
             seat = self.playing_seat(row, user_id)
             await self.check_fresh(row, seat, version)
-            outcome = Outcome(row)
+            outcome = Outcome(row, new_turn=False)
             await self._apply(outcome, seat, user_id, code)
             return await self._run_computer_players(outcome)
 
@@ -327,12 +330,14 @@ class Sessions:
         new_state, events = game.apply(state, seat, code)  # raises GameError: nothing changes
         over = game.is_over(new_state)
         result = self.result(game, new_state) if over else None
-        extra = await self.clock_statements(
-            row, set(game.to_act(state)), [] if over else game.to_act(new_state), over=over)
+        before, after = set(game.to_act(state)), [] if over else game.to_act(new_state)
+        reveals = any(e.get("reveal") for e in events)
+        outcome.new_turn |= over or reveals or not set(after) <= before
+        extra = await self.clock_statements(row, before, after, over=over)
         await self.store.record_action(
             session_id=row.id, version=row.version, seat=seat, user_id=user_id, code=code,
             state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
-            reveals=any(e.get("reveal") for e in events), kind=kind, extra=extra,
+            reveals=reveals, kind=kind, extra=extra,
         )
         if not game.meta.hidden_information:
             # in games with secrets a move may be one (a hidden pick): only the engine's

@@ -46,12 +46,16 @@ class FakeMessage:
         self.channel = channel
         self.sent = sent
         self.flags = discord.MessageFlags._from_value(64 if sent.ephemeral else 0)
+        self.edits = 0
 
     async def edit(self, **kwargs: Any) -> None:
+        self.edits += 1
         if "view" in kwargs:
             self.sent.view = kwargs["view"]
         if "content" in kwargs:
             self.sent.content = kwargs["content"]
+        if "attachments" in kwargs:
+            self.sent.file = kwargs["attachments"][0] if kwargs["attachments"] else None
 
 
 class FakeChannel:
