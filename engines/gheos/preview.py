@@ -11,7 +11,6 @@ from engines.gheos import rules as R
 from engines.gheos.game import GAME, copy_state
 from engines.gheos.regions import Land, part_key
 
-
 #: the verbs whose codes the host previews before the player confirms
 VERBS = ("place", "replace")
 
