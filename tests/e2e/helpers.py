@@ -14,9 +14,10 @@ from PIL import Image
 
 import engines
 import render
+from session import ids
 from session.i18n import t
-from tests.standin.server import Discord, Message
-from tests.standin.users import Player, Table, answer, versions
+from tests.standin.server import Discord, Snapshot
+from tests.standin.users import Player, Table, answer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -119,14 +120,17 @@ def read_session(db_path: Path, channel_id: int) -> Stored:
     )
 
 
-def board_messages(table: Table) -> list[tuple[int, Message]]:
-    """(state version, message) of every board posted in the channel; the version is the one
-    its components carried when sent (the final board has none: the last version)."""
+def board_messages(table: Table) -> list[tuple[int, Snapshot]]:
+    """(state version, snapshot) of every board shown in the channel, posted or edited in
+    place; the version is the one its components carried (the final board has none: -1)."""
     out = []
-    boards = [m for m in table.public() if m.images()]
-    for message in boards:
-        carried = versions(message)
-        out.append((max(carried) if carried else -1, message))
+    for message in table.public():
+        for snap in message.history:
+            if not snap.images:
+                continue
+            carried = [p.version for p in map(ids.parse, snap.custom_ids())
+                       if p is not None and p.version is not None]
+            out.append((max(carried) if carried else -1, snap))
     return out
 
 
@@ -145,14 +149,15 @@ def assert_boards_are_public_views(table: Table, stored: Stored, *, every: int =
     game = engines.get(stored.game_id)
     states = stored.replay()
     compared = 0
-    for n, (version, message) in enumerate(board_messages(table)):
-        if n % every and message is not table.turn_message():
+    boards = board_messages(table)
+    for n, (version, snap) in enumerate(boards):
+        if n % every and n != len(boards) - 1:
             continue
         state = states[version if version >= 0 else len(states) - 1]
         view = game.view(state, None)
         assert "private" not in view
         expected = render.board_png(stored.game_id, view, names=stored.names, lang=stored.lang)
-        assert message.images()[0] == expected, f"board at version {version} is not the public view"
+        assert snap.images[0] == expected, f"board at version {version} is not the public view"
         compared += 1
     return compared
 

@@ -96,9 +96,9 @@ async def test_a_whole_four_player_game_from_game_new_to_the_final_scores(discor
     # a board after every move, each a real PNG; only the newest ever keeps its buttons
     boards = board_messages(table)
     assert [v for v, _ in boards] == list(range(moves)) + [-1]
-    sizes = {check_png(m.images()[0]) for _, m in boards}
+    sizes = {check_png(snap.images[0]) for _, snap in boards}
     assert len(sizes) == 1
-    assert all(m.components == [] for _, m in boards)
+    assert all(m.components == [] for m in table.public())
     # nothing hidden reached the channel: every board is the spectator view of its moment
     compared = assert_boards_are_public_views(table, stored, every=5)
     assert compared >= moves // 5

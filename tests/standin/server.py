@@ -91,6 +91,21 @@ class Attachment:
 
 
 @dataclass
+class Snapshot:
+    """What a message showed from time ``t`` on: as posted, and after each edit of its text or
+    files (taking the buttons away is not a new snapshot)."""
+
+    t: float
+    content: str
+    components: list[dict[str, Any]]
+    images: list[bytes]
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", [])
+                if "custom_id" in c]
+
+
+@dataclass
 class Message:
     id: int
     channel_id: int
@@ -110,9 +125,14 @@ class Message:
     guild_id: int | None = None
     #: the components as first sent (edits may take them away later)
     first_components: list[dict[str, Any]] = field(default_factory=list)
+    history: list[Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.first_components = self.components
+        self.snapshot()
+
+    def snapshot(self) -> None:
+        self.history.append(Snapshot(time.monotonic(), self.content, self.components, self.images()))
 
     @property
     def ephemeral(self) -> bool:
@@ -786,6 +806,8 @@ class Discord:
         if "flags" in body and body["flags"] is not None:
             message.flags = (message.flags & (EPHEMERAL | LOADING)) | (body["flags"] & ~EPHEMERAL)
         message.flags &= ~LOADING
+        if "content" in body or "attachments" in body or files:
+            message.snapshot()
 
     # --- REST handlers -------------------------------------------------------------------
     async def _get_me(self, call, params, body, files):

@@ -239,6 +239,9 @@ class Table:
         for _ in range(10):
             options = choices(message)
             assert options, f"nothing to click on {message.content!r}"
+            forward = [(c, v) for c, v in options if not c.endswith(":p:") or v is not None]
+            if message.ephemeral and forward:
+                options = forward  # a player in the picker goes on (not "Back" to its start)
             custom_id, value = self.rng.choice(options)
             inter = await player.click(message, custom_id, value)
             move.clicks.append(inter)
@@ -266,6 +269,8 @@ class Table:
             newest = self.turn_message()
             if newest is not None and (before is None or newest.id > before.id):
                 return "ok"
+            if newest is before and newest is not None and newest.history[-1].t > inter.sent_at:
+                return "ok"  # the board was edited in place (the same player moves again)
             return None
         outcome = await self.discord.wait_for(done, timeout, f"the move of {move.player.name}")
         if outcome == "error":
