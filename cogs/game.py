@@ -209,9 +209,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.command(name="board", description="Post the current board image here")
     async def board(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
-        await interaction.response.defer(thinking=True)
         try:
             row = await host.sessions.in_channel(interaction.channel_id or 0)
+        except GameError as error:
+            # answered before deferring: Discord shows the first follow-up of a public
+            # "thinking" defer to everyone, whatever its ephemeral flag says
+            await answer_error(interaction, error)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
             if row.status == "lobby":
                 spec = present.lobby_message(row, [], lang_of(interaction))
             else:
