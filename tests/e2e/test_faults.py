@@ -135,3 +135,24 @@ async def test_the_gateway_resumes_and_replays_what_was_missed(discord, bot):
     assert move.acknowledged and move.clicks[-1].latency < 1.0
     await asyncio.sleep(0)
     assert_no_violations(discord)
+
+
+async def test_game_board_refusals_stay_private_and_the_board_is_public(discord, bot):
+    """``/game board`` posts in public, so it defers in public; a refusal must still reach
+    only the user (Discord shows the first follow-up of a public defer to everyone)."""
+    channel = discord.text_channels[1]
+    players = [Player(discord, "Ala"), Player(discord, "Bartek")]
+    nobody_here = await players[0].command(channel, "game board")
+    await answer(discord, nobody_here)
+    await discord.wait_for(lambda: nobody_here.followups or discord.messages[
+        nobody_here.original_id or 0].content, 15, "the refusal")
+    refusal = discord.messages[nobody_here.original_id or 0]
+    assert refusal.ephemeral and refusal.content == t("en", "error.no_game_here")
+    table = Table(discord, channel, players, random.Random(1))
+    await open_game(table, "kingdomino")
+    shown = await players[1].command(channel, "game board")
+    await answer(discord, shown)
+    await discord.wait_for(lambda: shown.followups, 15, "the board")
+    board = discord.messages[shown.followups[0]]
+    assert board.public and check_png(board.images()[0]) and board.components == []
+    assert_no_violations(discord)

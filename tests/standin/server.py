@@ -998,7 +998,9 @@ class Discord:
             message = self.messages[inter.original_id or 0]
             self._apply_edit(message, {k: v for k, v in body.items() if k != "flags"}, files)
             if (body.get("flags") or 0) & EPHEMERAL and not message.ephemeral:
-                message.via = "deferred"  # a public answer where the bot asked for a private one
+                self.violations.append(
+                    f"interaction {inter.id}: an ephemeral follow-up after a public 'thinking' defer"
+                    f" is shown to everyone: {message.content[:80]!r}")
         else:
             self._validate(body, files)
             message = self._new_message(inter.channel_id, body, files, via="followup", interaction=inter)
