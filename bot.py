@@ -77,10 +77,12 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
                     self.host.play.run_dispatcher(self.host.publish_timer))
 
         async def close(self) -> None:
-            if self.timers is not None:
+            # a failed login (wrong token) closes before setup_hook made any of these
+            if getattr(self, "timers", None) is not None:
                 self.timers.cancel()
             await super().close()
-            await self.db.close()
+            if getattr(self, "db", None) is not None:
+                await self.db.close()
 
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
 
