@@ -28,9 +28,11 @@ HIDDEN = [g for g in playable() if engines.get(g).meta.hidden_information]
 def dm_requests(discord, user_id: int) -> list:
     """Every request that tried to reach this user by DM (opening the channel or posting)."""
     dm_channels = {str(c.id) for c in discord.channels.values() if c.type == 1 and c.recipient == user_id}
-    return [c for c in discord.calls
-            if (c.key == "POST /users/@me/channels" and str((c.body or {}).get("recipient_id")) == str(user_id))
-            or (c.key == "POST /channels/{channel_id}/messages" and c.major in dm_channels)]
+    opened = [c for c in discord.calls if c.key == "POST /users/@me/channels"
+              and str((c.body or {}).get("recipient_id")) == str(user_id)]
+    posted = [c for c in discord.calls
+              if c.key == "POST /channels/{channel_id}/messages" and c.major in dm_channels]
+    return sorted(opened + posted, key=lambda c: c.t)
 
 
 @pytest.mark.skipif(not HIDDEN, reason="no playable game with hidden hands")
@@ -156,3 +158,15 @@ async def test_game_board_refusals_stay_private_and_the_board_is_public(discord,
     board = discord.messages[shown.followups[0]]
     assert board.public and check_png(board.images()[0]) and board.components == []
     assert_no_violations(discord)
+
+
+async def test_a_wrong_token_stops_with_discords_answer_and_nothing_else(discord, tmp_path):
+    """Discord answers 401 to a bad token: the bot says so and exits, without a second error
+    from closing what it never opened."""
+    from tests.standin.botproc import BotProcess
+
+    bot = BotProcess(discord, tmp_path / "s.sqlite3", tmp_path, extra_env={"DISCORD_TOKEN": "wrong"})
+    with pytest.raises(RuntimeError, match="exited"):
+        await bot.start(timeout=30)
+    log = bot.log_text()
+    assert "LoginFailure" in log and "AttributeError" not in log, bot.log_tail()

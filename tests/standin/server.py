@@ -70,6 +70,7 @@ class Call:
     status: int = 0
     fault: str | None = None
     answered_at: float = 0.0
+    auth: str = ""
 
     @property
     def key(self) -> str:
@@ -632,7 +633,8 @@ class Discord:
         major = next((params[k] for k in _MAJOR if k in params), "")
         body, files = await self._read_body(request)
         call = Call(time.monotonic(), method, path, template, major, body,
-                    [(f.filename, len(f.data)) for f in files])
+                    [(f.filename, len(f.data)) for f in files],
+                    auth=request.headers.get("Authorization", ""))
         self.calls.append(call)
         self._check_retry_after(call)
         try:
@@ -811,6 +813,8 @@ class Discord:
 
     # --- REST handlers -------------------------------------------------------------------
     async def _get_me(self, call, params, body, files):
+        if call.auth != f"Bot {self.token}":
+            raise HTTPError(401, 0, "401: Unauthorized")
         return 200, {**self.users[self.bot_id], "verified": True, "mfa_enabled": False,
                      "flags": 0, "email": None}
 
