@@ -46,6 +46,13 @@ def point_at_discord(api_base: str | None) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
 
 
+def render_workers() -> int:
+    """``STOLIK_RENDER_WORKERS``: processes that draw the images (default one per core, at most
+    two; 0 draws in a thread of the bot's own process)."""
+    value = os.environ.get("STOLIK_RENDER_WORKERS", "").strip()
+    return int(value) if value else min(2, os.cpu_count() or 1)
+
+
 def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
     import discord
     from discord.ext import commands
@@ -112,10 +119,16 @@ def main(argv: list[str] | None = None) -> int:
               "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
         return 2
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
+    from session import present
+
+    present.use_render_processes(render_workers())
     guild = os.environ.get("STOLIK_GUILD")
     idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
     bot = make_bot(db_path, int(guild) if guild else None, idle_days)
-    bot.run(token, log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    finally:
+        present.stop_render_processes()
     return 0
 
 

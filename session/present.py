@@ -7,7 +7,13 @@ public here is built from the spectator view; private views only go to their own
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import importlib
+import multiprocessing
+import os
+import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -141,7 +147,7 @@ async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, cod
                            rows=[[back]])
     lines = [t(lang, "ui.preview", action=describe(row, state, code, lang))]
     lines += [text(row.game_id, lang, row, key, params) for key, params in module.summary(result)]
-    image = await asyncio.to_thread(
+    image = await off_loop(
         import_module_render(row.game_id).render_board, result["view"], names=names(row),
         lang=lang, highlight=result.get("highlight"))
     confirm = ButtonSpec(ids.act(row.id, row.version, code), t(lang, "ui.confirm"), "success")
@@ -157,9 +163,54 @@ def scores_line(row: SessionRow, totals: list[int], lang: str) -> str:
         f"{seat.name} {total}" for seat, total in zip(row.seats, totals, strict=False)))
 
 
+#: worker processes for rendering, set up by the bot (None: a worker thread, as in tests)
+_render_pool: concurrent.futures.Executor | None = None
+
+
+def use_render_processes(workers: int) -> None:
+    """Render in ``workers`` processes. Pillow drawing is mostly Python holding the GIL, so in
+    a thread it still takes turns with the event loop: under load, heartbeats and the first
+    answers to clicks waited behind it (measured with bench/bench_load.py)."""
+    global _render_pool
+    if workers > 0 and _render_pool is None:
+        context = multiprocessing.get_context("forkserver")
+        _render_pool = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),))
+
+
+def _exit_with(bot_pid: int) -> None:
+    """In each render process: exit when the bot is gone. A bot killed outright (kill -9, a
+    crash) stops no pool, and its workers would otherwise wait for work forever."""
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+    threading.Thread(target=watch, name="exit-with-bot", daemon=True).start()
+
+
+def stop_render_processes() -> None:
+    global _render_pool
+    if _render_pool is not None:
+        _render_pool.shutdown(wait=False, cancel_futures=True)
+        _render_pool = None
+
+
+async def off_loop(draw: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a renderer away from the event loop: in the render processes, else in a thread."""
+    if _render_pool is None:
+        return await asyncio.to_thread(draw, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(
+        _render_pool, functools.partial(draw, *args, **kwargs))
+
+
 async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes:
     """Render off the event loop: Pillow work must not stall the bot's heartbeat."""
-    return await asyncio.to_thread(render.board_png, row.game_id, view, names=names(row), lang=lang)
+    return await off_loop(render.board_png, row.game_id, view, names=names(row), lang=lang)
 
 
 def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]:
@@ -303,9 +354,7 @@ async def hand_message(
 ) -> MessageSpec:
     """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
     state_view = engines.get(row.game_id).view(state, seat)
-    image = await asyncio.to_thread(
-        render.hand_png, row.game_id, state_view, names=names(row), lang=lang
-    )
+    image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     content = t(lang, "ui.your_hand", game=t(lang, f"game.{row.game_id}"), channel=row.channel_id)
     return MessageSpec(content, image, filename="hand.png",
                        rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
