@@ -92,16 +92,45 @@ class BotProcess:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     # --- resources (Linux /proc) ---------------------------------------------------------
-    def cpu_seconds(self) -> float:
-        """User + system CPU seconds the bot process has used."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS
+    def processes(self) -> list[int]:
+        """The bot and every process under it (its render workers)."""
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+        out, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(children.get(pid, []))
+        return out
 
-    def memory(self) -> dict[str, int]:
-        """Resident memory now and at its peak, in bytes."""
-        out = {}
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0]) * 1024
+    def cpu_seconds(self, *, tree: bool = False) -> float:
+        """User + system CPU seconds of the bot process (``tree``: with its workers)."""
+        total = 0.0
+        for pid in self.processes() if tree else [self.pid]:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / _TICKS
+        return total
+
+    def memory(self, *, tree: bool = False) -> dict[str, int]:
+        """Resident memory now and at its peak, in bytes (``tree``: summed with its workers)."""
+        out = {"VmRSS": 0, "VmHWM": 0}
+        for pid in self.processes() if tree else [self.pid]:
+            try:
+                lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                key, _, value = line.partition(":")
+                if key in out:
+                    out[key] += int(value.split()[0]) * 1024
         return out

@@ -1,0 +1,158 @@
+"""Load: many concurrent games against the real bot process through the Discord stand-in.
+
+    python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
+
+Each game has its own channel; its simulated players click as fast as the bot answers (the
+next click as soon as the new board is up). Reports, for the bot (a separate ``python bot.py``):
+
+- interaction -> first response (Discord needs one within 3 s): p50 / p99 / max
+- act click -> the new board image in the channel: p50 / p99
+- API calls per move (channel calls: post + edit), and all calls
+- memory (RSS now and peak) and CPU (share of one core) of the bot process
+- event-loop lag: the stand-in asks for a heartbeat every 250 ms; discord.py sends it from the
+  bot's event loop, so the delay past 250 ms is how long that loop was blocked
+
+Stops by itself after ``--seconds`` of play (the games need not finish). Loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engines  # noqa: E402
+from tests.e2e.helpers import open_game  # noqa: E402
+from tests.standin.botproc import BotProcess  # noqa: E402
+from tests.standin.server import Discord  # noqa: E402
+from tests.standin.users import Player, Refused, Table  # noqa: E402
+
+HEARTBEAT = 0.25
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:.0f} ms"
+
+
+async def play(table: Table, game_id: str, stop_at: float, board_times: list[float],
+               errors: list[str]) -> int:
+    hidden = engines.get(game_id).meta.hidden_information
+    moves = 0
+    while time.monotonic() < stop_at and not table.finished():
+        movers = table.movers()
+        if not movers:
+            await asyncio.sleep(0.05)
+            continue
+        try:
+            move = await table.make_move(table.rng.choice(movers), hidden, timeout=120)
+        except Refused as refused:  # a stale click in a race is an answer too
+            errors.append(str(refused))
+            continue
+        except TimeoutError as timeout:
+            errors.append(str(timeout))
+            break
+        act = move.clicks[-1]
+        board = move.turn_message
+        if board is not None:
+            shown = next((s.t for s in board.history if s.t >= act.sent_at), board.created)
+            board_times.append(shown - act.sent_at)
+        moves += 1
+    return moves
+
+
+async def run(games: int, seconds: float, game_id: str, players: int) -> None:
+    discord = await Discord(channels=games, heartbeat_interval=HEARTBEAT).start()
+    workdir = Path(tempfile.mkdtemp(prefix="stolik-load-"))
+    bot = BotProcess(discord, workdir / "load.sqlite3", workdir)
+    await bot.start()
+    print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play")
+    rng = random.Random(1)
+    tables = []
+    for n, channel in enumerate(discord.text_channels[:games]):
+        people = [Player(discord, f"G{n}P{i}") for i in range(players)]
+        tables.append(Table(discord, channel, people, random.Random(rng.random())))
+    t0 = time.monotonic()
+    cpu0 = bot.cpu_seconds()
+    opened = await asyncio.gather(*(open_game(t, game_id, timeout=300) for t in tables),
+                                  return_exceptions=True)
+    failed = [o for o in opened if isinstance(o, BaseException)]
+    t_open = time.monotonic() - t0
+    print(f"opened {games - len(failed)} games in {t_open:.1f} s ({len(failed)} failed)")
+    calls_before = len(discord.calls)
+    channel_before = len(discord.calls_to("* /channels/*"))
+    inter_before = set(discord.interactions)
+    beats_before = sum(len(c.heartbeats) for c in discord.all_conns)
+    board_times: list[float] = []
+    errors: list[str] = []
+    t1 = time.monotonic()
+    cpu1 = bot.cpu_seconds()
+    tree1 = bot.cpu_seconds(tree=True)
+    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors)
+                                    for t, o in zip(tables, opened, strict=True)
+                                    if not isinstance(o, BaseException)))
+    wall = time.monotonic() - t1
+    cpu = bot.cpu_seconds() - cpu1
+    tree_cpu = bot.cpu_seconds(tree=True) - tree1
+    memory = bot.memory()
+    tree_memory = bot.memory(tree=True)
+    workers = len(bot.processes()) - 1
+    moves = sum(counts)
+    played = [i for k, i in discord.interactions.items() if k not in inter_before]
+    first = [i.latency for i in played if i.latency is not None]
+    unanswered = [i for i in played if i.latency is None]
+    calls = len(discord.calls) - calls_before
+    channel_calls = len(discord.calls_to("* /channels/*")) - channel_before
+    gaps = [g for conn in discord.all_conns for g in
+            (b - a for a, b in zip(conn.heartbeats, conn.heartbeats[1:], strict=False))]
+    lag = [max(0.0, g - HEARTBEAT) for g in gaps[beats_before:]] or [0.0]
+    await bot.stop()
+    await discord.stop()
+
+    print(f"played {moves} moves in {wall:.1f} s ({moves / wall:.1f} moves/s), "
+          f"{len(played)} interactions, {len(errors)} refused/timeouts")
+    print(f"interaction -> first response: p50 {ms(statistics.median(first))}, "
+          f"p99 {ms(pct(first, 99))}, max {ms(max(first))}, over 3 s: "
+          f"{sum(1 for v in first if v >= 3)}, unanswered: {len(unanswered)}")
+    print(f"act click -> new board image: p50 {ms(statistics.median(board_times))}, "
+          f"p99 {ms(pct(board_times, 99))}, max {ms(max(board_times))}")
+    print(f"API calls per move: {channel_calls / max(moves, 1):.2f} channel calls, "
+          f"{calls / max(moves, 1):.2f} in all (callbacks, follow-ups, DMs included)")
+    print(f"bot memory: RSS {memory['VmRSS'] / 2**20:.0f} MiB, peak {memory['VmHWM'] / 2**20:.0f} MiB"
+          f" (with its {workers} helper processes: {tree_memory['VmRSS'] / 2**20:.0f} MiB, peaks "
+          f"summed {tree_memory['VmHWM'] / 2**20:.0f} MiB)")
+    print(f"bot CPU: event-loop process {100 * cpu / wall:.0f}% of one core, with the render "
+          f"processes {100 * tree_cpu / wall:.0f}% (opening the games: "
+          f"{100 * (cpu1 - cpu0) / max(t_open, 1e-9):.0f}% for the loop process)")
+    print(f"event-loop lag (heartbeat delay past {HEARTBEAT * 1000:.0f} ms): p50 "
+          f"{ms(statistics.median(lag))}, p99 {ms(pct(lag, 99))}, max {ms(max(lag))} "
+          f"({len(lag)} beats)")
+    if errors:
+        print("first errors:", errors[:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=90.0)
+    parser.add_argument("--game", default="kingdomino")
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args()
+    asyncio.run(run(args.games, args.seconds, args.game, args.players))
+
+
+if __name__ == "__main__":
+    main()
