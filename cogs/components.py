@@ -3,6 +3,8 @@ message from before a restart still works (or is told it is stale) with no in-me
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord.ext import commands
 
@@ -11,6 +13,8 @@ from engines.base import GameError
 from session import ids, present
 from session.i18n import t
 from session.service import SessionError
+
+log = logging.getLogger(__name__)
 
 BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"
 SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:"
@@ -62,8 +66,12 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
     if _is_ephemeral(interaction):
-        await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
-                                                 view=None, attachments=[])
+        try:
+            await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
+                                                     view=None, attachments=[])
+        except discord.HTTPException:
+            # the move is recorded: its board must still go out (a 429 storm, a lost token)
+            log.warning("could not mark the picker of session %s done", parsed.session_id)
     await host.publish(outcome)
 
 
@@ -107,6 +115,9 @@ async def _lobby(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     row = await host.sessions.session(parsed.session_id)
     user = interaction.user
+    if row.status != "lobby":
+        # a lobby message of a game that started or closed: never act on another game
+        raise SessionError("error.stale", "this lobby is closed")
     await interaction.response.defer()
     if parsed.payload == "join":
         outcome = await host.sessions.join(row.channel_id, user.id, user.display_name)

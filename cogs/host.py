@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 #: Discord's JSON error code for "Cannot send messages to this user" (DMs closed)
 CANNOT_DM = 50007
+#: rounds of discord.py's own five tries a board gets when Discord keeps answering 429
+BOARD_ATTEMPTS = 3
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -58,6 +60,9 @@ def to_view(spec: MessageSpec) -> discord.ui.View | None:
                     options=[discord.SelectOption(label=label, value=value)
                              for label, value in item.options],
                 ))
+    # clicks are routed by the DynamicItems (custom ids), so discord.py need not keep this view
+    # in its store for the message; a finished view is sent but never stored (no memory growth)
+    view.stop()
     return view
 
 
@@ -123,8 +128,13 @@ class Host:
         row = outcome.session
         channel = await self.channel(row.channel_id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
-            await channel.send(**message_kwargs(present.lobby_message(row, outcome.notices,
-                                                                      row.lang)))
+            # only the newest lobby message keeps its Join/Start/Leave buttons
+            previous = await self.sessions.session(row.id)
+            message = await channel.send(**message_kwargs(present.lobby_message(
+                row, outcome.notices, row.lang)))
+            await self._retire_turn_message(channel, previous)
+            await self.sessions.set_turn_message(row.id, message.id if row.status == "lobby"
+                                                 else None)
             return
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
@@ -145,12 +155,29 @@ class Host:
             self._posted[row.id] = row.version
             await self.send_hands(row, outcome.private_seats, channel)
             return
-        message = await channel.send(**message_kwargs(spec))
+        message = await self._post_board(channel, spec)
         self._posted[row.id] = row.version
         await self._retire_turn_message(channel, previous)
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
+        if outcome.finished:
+            for content in present.breakdown_messages(row, row.lang):
+                await channel.send(content)
         if row.status == "active":
             await self.send_hands(row, outcome.private_seats, channel)
+
+    async def _post_board(self, channel: Any, spec: MessageSpec) -> discord.Message:
+        """Post a board. discord.py gives up after five 429s in a row, each waited out; a board
+        must not be lost to a rate-limit storm (the move is already recorded), so wait a little
+        and try again, a bounded number of times. A 429 means Discord did nothing: no double."""
+        for attempt in range(BOARD_ATTEMPTS):
+            try:
+                return await channel.send(**message_kwargs(spec))  # a fresh file every time
+            except discord.HTTPException as exc:
+                if exc.status != 429 or attempt == BOARD_ATTEMPTS - 1:
+                    raise
+                log.warning("board for channel %s still rate limited, waiting", channel.id)
+                await asyncio.sleep(1.0 + attempt)
+        raise AssertionError("unreachable")
 
     async def repair_board(self, session_id: int, clicked_message_id: int) -> bool:
         """Post the current board when a refused click shows the bot stopped (a crash, a kill)
@@ -189,6 +216,8 @@ class Host:
 
     async def send_hands(self, row: SessionRow, seats: list[int], channel: Any) -> None:
         """DM each seat its private view; closed DMs fall back to the channel's button."""
+        # the current state, even for an outcome published late: a DM never shows an old hand
+        row = await self.sessions.session(row.id)
         state = await self.sessions.state(row)
         closed: list[str] = []
         for seat in seats:

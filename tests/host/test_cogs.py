@@ -201,3 +201,17 @@ async def test_a_secret_pick_edits_the_board_and_the_reveal_posts_a_new_one(clie
     await make_move(client, 2, CH, turn.sent, random.Random(4), turn)
     assert len(channel.messages) == posted + 1  # the reveal is news: a new board
     assert turn.sent.view is None  # and the old one is retired
+
+
+async def test_an_old_lobby_message_never_acts_on_a_newer_game(client):
+    cog, _ = await new_game(client)
+    first_lobby = client.channel(CH).last
+    creator = interaction(client, 1)
+    await GameCog.leave.callback(cog, creator)  # the creator closes the lobby
+    assert first_lobby.sent.view is None  # its buttons are gone
+    await new_game(client)  # a new lobby in the same channel
+    join_old = ids.lobby(1, "join")
+    inter = await click(client, 2, CH, first_lobby.sent, join_old)
+    assert inter.ephemeral_texts() == [t("en", "error.stale")]
+    row = await client.host.sessions.in_channel(CH)
+    assert [s.user_id for s in row.seats] == [1]

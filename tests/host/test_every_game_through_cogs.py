@@ -84,8 +84,12 @@ async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock):
     sessions = client.host.sessions
     row = (await sessions.history(CH))[0]
     assert row.status == "finished" and row.result["ranking"]
-    final = client.channel(CH).last.sent
-    assert final.image() is not None and final.view is None
+    final = next(m.sent for m in reversed(client.channel(CH).messages) if m.sent.file)
+    assert final.view is None and "1." in final.content
+    # whatever did not fit in the final results follows, one seat after another
+    after = client.channel(CH).messages[client.channel(CH).messages.index(
+        next(m for m in client.channel(CH).messages if m.sent is final)) + 1:]
+    assert all(len(m.sent.content) <= 2000 and m.sent.content.startswith("**") for m in after)
     state = await sessions.state(row)
     assert json.dumps(await sessions.replay(row), sort_keys=True) == json.dumps(state, sort_keys=True)
     if game.meta.hidden_information:
