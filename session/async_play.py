@@ -37,11 +37,12 @@ RANKED_AFTER = 3
 class TimerEvent:
     """Something a timer did, for the host to show: ``kind`` plus the session after it."""
 
-    kind: str  # remind | last_call | timeout | skipped | idle_warn | archived
+    kind: str  # remind | last_call | timeout | skipped | idle_warn | archived | computer
     session: SessionRow
     seat: int | None = None
     outcome: Outcome | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    timer_id: int | None = None  # the timer that fired (None: found at start-up)
 
 
 class AsyncPlay:
@@ -224,6 +225,8 @@ class AsyncPlay:
                 if claimed != 1:
                     continue
                 event = await self._fire(timer)
+                if event is not None:
+                    event.timer_id = timer["id"]
             if event is not None and event.kind == "timeout_unattended":
                 event = await self._auto_skip(event)
             if event is not None:
@@ -233,9 +236,11 @@ class AsyncPlay:
     async def _fire(self, timer: Any) -> TimerEvent | None:
         s = self.sessions
         row = await s.session(timer["session_id"])
-        if row.status != "active":
-            return None
         kind, seat = timer["kind"], timer["seat"]
+        if row.status == "lobby" and kind in ("idle_warn", "archive"):
+            pass  # a forgotten lobby must not block its channel for ever
+        elif row.status != "active":
+            return None
         if kind == "idle_warn":
             await self.store.run([(
                 "INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'archive', ?)",
@@ -243,7 +248,8 @@ class AsyncPlay:
             return TimerEvent("idle_warn", row,
                               params={"days": round(s.idle_after.total_seconds() / 86400)})
         if kind == "archive":
-            result = s.result(engines.get(row.game_id), await s.state(row))
+            result = (s.result(engines.get(row.game_id), await s.state(row))
+                      if row.status == "active" else None)
             await self.store.end(row.id, "abandoned", result, s._now())
             return TimerEvent("archived", await s.session(row.id))
         target = row.seats[seat]
@@ -269,18 +275,47 @@ class AsyncPlay:
             outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
         return TimerEvent("skipped", outcome.session, event.seat, outcome)
 
+    async def recover(self) -> list[TimerEvent]:
+        """At start-up: what a stop may have left half done. Computer seats whose turn came
+        just before the stop move now; a player whose time ran out is put to the vote again
+        (the first announcement may not have reached Discord)."""
+        s = self.sessions
+        events: list[TimerEvent] = []
+        for row in await self.store.open_sessions():
+            if row.status != "active":
+                continue
+            async with s._locks[row.id]:
+                row = await s.session(row.id)
+                outcome = await s._run_computer_players(Outcome(row))
+            if outcome.session.version != row.version:
+                events.append(TimerEvent("computer", outcome.session, outcome=outcome))
+                row = outcome.session
+            waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
+                       if t["kind"] == "timeout"}  # those are announced when they fire
+            events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
+                       if seat.user_id is not None and seat.seat not in waiting
+                       and self.timed_out(row, seat.seat)]
+        return events
+
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
                              *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:
         """The one task that serves all timers: fire what is due, then sleep until the next
         due time (at most ``poll`` seconds, so timers added meanwhile are seen)."""
         stop = stop or asyncio.Event()
+        try:
+            pending = await self.recover()
+        except Exception:
+            log.exception("recovery at start-up failed")
+            pending = []
         while not stop.is_set():
             try:
-                for event in await self.fire_due():
+                for event in pending + await self.fire_due():
                     try:
                         await publish(event)
                     except Exception:  # a failed message must not stop the clock
                         log.exception("publishing timer event %s failed", event.kind)
+                        await self._retry_later(event)
+                pending = []
             except Exception:
                 log.exception("timer dispatch failed")
             nxt = await self.store.next_timer_due()
@@ -290,6 +325,12 @@ class AsyncPlay:
                                     .total_seconds()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=wait or 0.05)
+
+    async def _retry_later(self, event: TimerEvent) -> None:
+        """A timeout whose vote could not be posted fires again at the next poll."""
+        if event.kind == "timeout" and event.timer_id is not None:
+            await self.store.run([("UPDATE timers SET fired_at = NULL WHERE id = ?",
+                                   (event.timer_id,))])
 
     # --- settings ----------------------------------------------------------------------
     async def settings(self, user_id: int, *, tz: str | None = None, quiet: str | None = None,

@@ -228,6 +228,9 @@ class Sessions:
                 game=running.game_id if running else "?",
                 id=running.id if running else 0,
             ) from None
+        # a lobby nobody starts is warned, then closed, like a silent game
+        await self.store.run([("INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'idle_warn', ?)",
+                               (session_id, (self.clock() + self.idle_after).isoformat()))])
         row = await self.session(session_id)
         return Outcome(row, [Notice("notice.created", {"game": game_id, "player": name,
                                                         "players": wanted})])
@@ -382,7 +385,8 @@ class Sessions:
             running = seat.running_since is not None
             if running and seat.seat not in after:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
-                out += self._stop_clock(row.id, seat.seat, left)
+                # time overrun is forgiven once the turn is over: the next turn starts afresh
+                out += self._stop_clock(row.id, seat.seat, max(0.0, left))
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
                 out += await self._start_clock(row.id, seat, bank or 0.0, now)

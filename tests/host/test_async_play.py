@@ -347,3 +347,85 @@ async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monk
         await kingdomino(sessions, pace=None)
         clock.advance(days=4)
         assert [e.params for e in await AsyncPlay(sessions).fire_due()] == [{"days": 3}]
+
+
+async def test_computer_seats_move_again_after_a_restart(sessions, db_path, clock, monkeypatch):
+    out = await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1,
+                             name="Ala", players=2)
+    row = (await sessions.join(CH, None, "Bot")).session
+    game = engines.get("kingdomino")
+    # the process stops right after a human move, before the computer moved
+    while True:
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        if row.seats[seat].is_bot:
+            break
+        async def no_computers(outcome):
+            return outcome
+        monkeypatch.setattr(sessions, "_run_computer_players", no_computers)
+        row = (await sessions.act(row.id, 1, game.legal_actions(state, seat)[0])).session
+        monkeypatch.undo()
+    restarted = AsyncPlay(Sessions(sessions.db, clock=clock))
+    events = await restarted.recover()
+    assert [e.kind for e in events] == ["computer"]
+    assert events[0].session.version > row.version
+    state = await restarted.sessions.state(events[0].session)
+    assert not events[0].session.seats[game.to_act(state)[0]].is_bot
+    assert out.session.id == row.id
+
+
+async def test_an_overrun_is_not_carried_into_the_next_turn(sessions, clock):
+    play = AsyncPlay(sessions)
+    row = await kingdomino(sessions, players=3)
+    seat, late = await mover(sessions, row)
+    clock.advance(days=3)
+    await play.fire_due()
+    for user in [s.user_id for s in row.seats if s.seat != seat]:
+        await play.vote(row.id, user, f"timeout:{seat}", "wait")
+    game = engines.get("kingdomino")
+    state = await sessions.state(row)
+    row = (await sessions.act(row.id, late, game.legal_actions(state, seat)[0])).session
+    if seat not in game.to_act(await sessions.state(row)):
+        assert row.seats[seat].bank == 0.0
+    assert turn_starts(parse_pace("daily:1:2"), 0.0) == DAY
+
+
+async def test_a_forgotten_lobby_is_warned_then_closed(sessions, clock):
+    play = AsyncPlay(sessions)
+    await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1, name="Ala")
+    clock.advance(days=31)
+    assert [e.kind for e in await play.fire_due()] == ["idle_warn"]
+    clock.advance(days=8)
+    events = await play.fire_due()
+    assert [(e.kind, e.session.status) for e in events] == [("archived", "abandoned")]
+    out = await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=2, name="Bo")
+    assert out.session.status == "lobby"  # the channel is free again
+
+
+async def test_a_timeout_vote_that_could_not_be_posted_is_tried_again(sessions, clock):
+    import asyncio
+
+    play = AsyncPlay(sessions)
+    await kingdomino(sessions, players=3, pace="realtime:1")
+    clock.advance(minutes=2)
+    posted: list[str] = []
+    failures = [True]
+
+    async def publish(event):
+        if event.kind == "timeout" and failures:
+            failures.pop()
+            raise RuntimeError("Discord is down")
+        posted.append(event.kind)
+
+    stop = asyncio.Event()
+    task = asyncio.create_task(play.run_dispatcher(publish, poll=0.01, stop=stop))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if "timeout" in posted:
+            break
+    stop.set()
+    await task
+    assert posted.count("timeout") == 1 and not failures
+    # a restart re-announces a timeout that already fired (its vote may never have shown)
+    again = await AsyncPlay(Sessions(sessions.db, clock=clock)).recover()
+    assert [e.kind for e in again] == ["timeout"]
