@@ -91,7 +91,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
             if getattr(self, "db", None) is not None:
                 await self.db.close()
 
-    return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    # nothing pings unless a message says so (turn starts, reminders: see cogs/host.py)
+    return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                     allowed_mentions=discord.AllowedMentions.none())
 
 
 def main(argv: list[str] | None = None) -> int:

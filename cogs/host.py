@@ -16,6 +16,7 @@ import engines
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
+from session.clocks import Pace
 from session.i18n import language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
@@ -155,7 +156,7 @@ class Host:
             self._posted[row.id] = row.version
             await self.send_hands(row, outcome.private_seats, channel)
             return
-        message = await self._post_board(channel, spec)
+        message = await self._post_board(channel, spec, await self._turn_pings(row, state))
         self._posted[row.id] = row.version
         await self._retire_turn_message(channel, previous)
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
@@ -165,13 +166,34 @@ class Host:
         if row.status == "active":
             await self.send_hands(row, outcome.private_seats, channel)
 
-    async def _post_board(self, channel: Any, spec: MessageSpec) -> discord.Message:
+    async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
+        """Who a new board may ping: in untimed games the players now to move (timed games ping
+        through their reminders only), never someone who turned pings off or is in quiet hours."""
+        if row.status != "active" or Pace.from_json(row.pace_json).timed:
+            return discord.AllowedMentions.none()
+        users = []
+        now = self.sessions.clock()
+        for seat in engines.get(row.game_id).to_act(state):
+            user_id = row.seats[seat].user_id
+            if user_id is None:
+                continue
+            settings = await self.sessions.store.settings(user_id)
+            if settings is not None and not settings["pings"]:
+                continue
+            if not (await self.sessions.quiet(user_id)).is_quiet(now):
+                users.append(discord.Object(user_id))
+        return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+    async def _post_board(self, channel: Any, spec: MessageSpec,
+                          pings: discord.AllowedMentions | None = None) -> discord.Message:
         """Post a board. discord.py gives up after five 429s in a row, each waited out; a board
         must not be lost to a rate-limit storm (the move is already recorded), so wait a little
         and try again, a bounded number of times. A 429 means Discord did nothing: no double."""
         for attempt in range(BOARD_ATTEMPTS):
             try:
-                return await channel.send(**message_kwargs(spec))  # a fresh file every time
+                return await channel.send(  # a fresh file every time
+                    **message_kwargs(spec),
+                    allowed_mentions=pings or discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 if exc.status != 429 or attempt == BOARD_ATTEMPTS - 1:
                     raise
@@ -238,7 +260,9 @@ class Host:
                 log.warning("DM to %s failed", user_id)
                 closed.append(f"<@{user_id}>")
         if closed:
-            await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)))
+            # told once, with a ping: the player must learn where their hand is
+            await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)),
+                               allowed_mentions=discord.AllowedMentions(users=True))
 
     async def publish_timer(self, event: TimerEvent) -> None:
         """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
@@ -248,4 +272,10 @@ class Host:
         spec = present.timer_message(event, event.session.lang)
         if spec is not None:
             channel = await self.channel(event.session.channel_id)
-            await channel.send(**message_kwargs(spec))
+            # a reminder is the one message meant to ping (the player allowed it: the timer
+            # checked their settings and quiet hours when it was scheduled and fired)
+            user = (event.session.seats[event.seat].user_id
+                    if event.kind in ("remind", "last_call") and event.seat is not None else None)
+            pings = discord.AllowedMentions(users=[discord.Object(user)]) if user else \
+                discord.AllowedMentions.none()
+            await channel.send(**message_kwargs(spec), allowed_mentions=pings)

@@ -25,6 +25,12 @@ class Sent:
     view: discord.ui.View | None = None
     file: discord.File | None = None
     where: str = ""
+    pings: discord.AllowedMentions | None = None
+
+    def pinged(self) -> list[int]:
+        """Users this message notifies (none unless allowed explicitly, as in the bot)."""
+        users = self.pings.users if self.pings is not None else False
+        return [u.id for u in users] if isinstance(users, list) else []
 
     @property
     def custom_ids(self) -> list[str]:
@@ -64,8 +70,12 @@ class FakeChannel:
         self.messages: list[FakeMessage] = []
         self.threads: list[FakeThread] = []
 
-    async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
-        message = FakeMessage(self, Sent(content, False, view, file, where=f"channel {self.id}"))
+    async def send(self, content: str | None = None, *, view=None, file=None,
+                   allowed_mentions: discord.AllowedMentions | None = None,
+                   **_: Any) -> FakeMessage:
+        sent = Sent(content, False, view, file, where=f"channel {self.id}")
+        sent.pings = allowed_mentions
+        message = FakeMessage(self, sent)
         self.messages.append(message)
         return message
 

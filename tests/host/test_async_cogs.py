@@ -154,3 +154,33 @@ async def test_end_vote_needs_everyone(client):
     assert (await client.host.sessions.history(CH))[0].status == "abandoned"
     outsider = await click(client, 3, CH, vote_message, yes)
     assert outsider.ephemeral_texts()  # the game is over: nothing changes
+
+
+async def test_a_new_board_pings_only_the_player_to_move_and_only_if_they_want(client):
+    _, row = await start(client, players=2, pace=None)
+    sessions = client.host.sessions
+    game = engines.get("kingdomino")
+    state = await sessions.state(row)
+    first = row.seats[game.to_act(state)[0]].user_id
+    assert client.channel(CH).last.sent.pinged() == [first]
+    await client.host.play.settings(first, pings=False)
+    for _ in range(6):  # play on until that player is to move on a new board again
+        row = await sessions.in_channel(CH)
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        out = await sessions.act(row.id, row.seats[seat].user_id, game.legal_actions(state, seat)[0])
+        await client.host.publish(out)
+        now_to_move = row.seats[game.to_act(await sessions.state(out.session))[0]].user_id
+        assert first not in client.channel(CH).last.sent.pinged()
+        if now_to_move != first:
+            break
+
+
+async def test_timed_games_ping_through_reminders_only(client, clock):
+    _, row = await start(client, players=2, pace="daily:1")
+    assert client.channel(CH).last.sent.pinged() == []
+    clock.advance(hours=13)
+    for event in await client.host.play.fire_due():
+        await client.host.publish_timer(event)
+    late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
+    assert client.channel(CH).last.sent.pinged() == [late.user_id]
