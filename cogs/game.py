@@ -3,6 +3,8 @@ send what it returns."""
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,6 +15,8 @@ from engines.base import GameError
 from session import present
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
+
+log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
 GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
@@ -40,7 +44,11 @@ async def play(interaction: discord.Interaction, code: str) -> None:
         await answer_error(interaction, error)
         return
     done = present.describe(row, before or {}, code.strip(), lang)
-    await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
+    try:
+        await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
+    except discord.HTTPException:
+        # the move is recorded: its board must still go out (a 429 storm, a lost token)
+        log.warning("could not confirm a typed move in session %s", row.id)
     await host.publish(outcome)
 
 
