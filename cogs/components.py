@@ -131,12 +131,22 @@ async def _lobby(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
 
 
 async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """A ballot: the vote message itself shows the tally (one message per vote, edited)."""
     host = _host(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.response.defer()
     choice, _, topic = parsed.payload.partition(":")
     outcome = await host.play.vote(parsed.session_id, interaction.user.id, topic, choice)
+    row = outcome.session
+    question = (interaction.message.content or "").split("\n")[0] if interaction.message else ""
+    news = present.notices_text(row, outcome.notices, row.lang)
+    decided = outcome.board_changed or outcome.finished or len(news) > 1
+    edit = {"content": "\n".join([question, *news])[:2000]}
+    if decided:
+        edit["view"] = None  # the vote is over: no more buttons
+    await interaction.edit_original_response(**edit)
     await interaction.followup.send(t(lang_of(interaction), "ui.voted"), ephemeral=True)
-    await host.publish(outcome)
+    if outcome.board_changed or outcome.finished:
+        await host.publish(outcome)
 
 
 async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

@@ -54,6 +54,10 @@ class FakeMessage:
         self.flags = discord.MessageFlags._from_value(64 if sent.ephemeral else 0)
         self.edits = 0
 
+    @property
+    def content(self) -> str | None:
+        return self.sent.content
+
     async def edit(self, **kwargs: Any) -> None:
         self.edits += 1
         if "view" in kwargs:
@@ -211,8 +215,13 @@ class FakeInteraction:
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
 
-    async def edit_original_response(self, *, content: str | None = None, view=None, **_: Any):
-        self.replies.append(Sent(content, True, view, None, where="edit_original"))
+    async def edit_original_response(self, **kwargs: Any):
+        """For a component click the original response is the clicked message itself."""
+        private = self.message is None or self.message.flags.ephemeral
+        self.replies.append(Sent(kwargs.get("content"), private, kwargs.get("view"), None,
+                                 where="edit_original"))
+        if self.message is not None:
+            await self.message.edit(**kwargs)
 
     @property
     def answered(self) -> bool:

@@ -79,9 +79,14 @@ async def test_reminder_timeout_vote_buttons_and_skip(client, clock):
     refused = await click(client, late, CH, vote_message, skip)
     assert refused.ephemeral_texts() == [t("en", "error.not_a_voter")]
     voters = [s.user_id for s in row.seats if s.user_id != late]
-    for user in voters:
-        done = await click(client, user, CH, vote_message, skip)
+    vote_post = next(m for m in client.channel(CH).messages if m.sent is vote_message)
+    posted = len(client.channel(CH).messages)
+    for n, user in enumerate(voters, 1):
+        done = await click(client, user, CH, vote_message, skip, message=vote_post)
         assert done.ephemeral_texts() == [t("en", "ui.voted")]
+        if n == 1:  # the tally is on the vote message itself, not a new line in the channel
+            assert "(1/2)" in vote_post.content and len(client.channel(CH).messages) == posted
+    assert vote_post.sent.view is None  # decided: no more buttons
     board = client.channel(CH).last.sent
     assert board.image() is not None
     log = await client.host.sessions.store.actions(row.id)
