@@ -346,9 +346,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     async def stats(self, interaction: discord.Interaction,
                     player: discord.User | None = None) -> None:
         host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         who = player or interaction.user
         stats = await host.play.stats(who.id, interaction.guild_id)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             present.stats_text(who.display_name, stats, lang_of(interaction)), ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="Ratings (Elo) for one game")
@@ -356,8 +357,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         host = host_of(interaction)
+        await interaction.response.defer(thinking=True)
         board = await host.play.leaderboard(game)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             present.leaderboard_text(game, board, lang_of(interaction)),
             allowed_mentions=discord.AllowedMentions.none())
 
@@ -371,8 +373,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
+        shown: list[str] = []  # the newest lines that fit, whole
+        for line in reversed(lines):
+            if len("\n".join([line, *shown])) > 2000:
+                break
+            shown.insert(0, line)
         await interaction.response.send_message(
-            "\n".join(lines)[-2000:] or t(lang, "ui.log_empty"), ephemeral=True)
+            "\n".join(shown) or t(lang, "ui.log_empty"), ephemeral=True)
 
 
 async def open_thread(interaction: discord.Interaction, title: str):
@@ -381,8 +388,11 @@ async def open_thread(interaction: discord.Interaction, title: str):
     if isinstance(channel, discord.Thread) or not hasattr(channel, "create_thread"):
         raise SessionError("error.no_threads_here", "threads cannot be opened here")
     name = f"{title} — {interaction.user.display_name}"[:100]
-    return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                       auto_archive_duration=10080)
+    try:
+        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                           auto_archive_duration=10080)
+    except discord.HTTPException:  # no Create Public Threads permission, or threads are off
+        raise SessionError("error.no_threads_here", "threads cannot be opened here") from None
 
 
 def language_of_channel(interaction: discord.Interaction) -> str:

@@ -189,3 +189,20 @@ async def test_timed_games_ping_through_reminders_only(client, clock):
         await client.host.publish_timer(event)
     late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
     assert client.channel(CH).last.sent.pinged() == [late.user_id]
+
+
+async def test_no_permission_for_threads_gets_a_clear_answer(client):
+    import types
+
+    import discord
+
+    async def refuse(**_):
+        raise discord.Forbidden(types.SimpleNamespace(status=403, reason="Forbidden"),
+                                {"code": 50013, "message": "Missing Permissions"})
+
+    client.channel(CH).create_thread = refuse
+    cog = GameCog(client)  # type: ignore[arg-type]
+    first = inter(client, 1, channel=client.channel(CH))
+    await GameCog.new.callback(cog, first, "kingdomino", 2, None, None, True)
+    assert first.ephemeral_texts() == [t("en", "error.no_threads_here")]
+    assert await client.host.sessions.store.open_in_channel(CH) is None
