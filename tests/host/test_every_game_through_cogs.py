@@ -13,6 +13,7 @@ import random
 import pytest
 
 import engines
+import render
 from cogs.game import GameCog
 from db import Database
 from session import ids
@@ -75,8 +76,24 @@ async def play_game(client: FakeClient, game_id: str, players: int, db_path, clo
 
 
 @pytest.mark.parametrize("game_id", ["toy", *playable()])
-async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock):
+async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock, monkeypatch):
     game = engines.get(game_id)
+    boards: set[bytes] = set()
+    hands: set[bytes] = set()
+    board_png, hand_png = render.board_png, render.hand_png
+
+    def spy_board(game_id, view, **kw):
+        assert "private" not in view  # public images come from the spectator view only
+        boards.add(image := board_png(game_id, view, **kw))
+        return image
+
+    def spy_hand(game_id, view, **kw):
+        image = hand_png(game_id, view, **kw)
+        hands.add(image)
+        return image
+
+    monkeypatch.setattr(render, "board_png", spy_board)
+    monkeypatch.setattr(render, "hand_png", spy_hand)
     players = min(max(game.meta.min_players, 3), game.meta.max_players)
     client = FakeClient(sessions)
     client.closed_dms.add(2)
@@ -92,8 +109,10 @@ async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock):
     assert all(len(m.sent.content) <= 2000 and m.sent.content.startswith("**") for m in after)
     state = await sessions.state(row)
     assert json.dumps(await sessions.replay(row), sort_keys=True) == json.dumps(state, sort_keys=True)
+    channel_images = {m.sent.image() for m in client.channel(CH).messages if m.sent.file}
+    assert channel_images and channel_images <= boards  # every channel image is a board...
+    assert not channel_images & (hands - boards)  # ...and never a hand
     if game.meta.hidden_information:
-        # nothing private ever reached the channel: every image there is of a spectator view
         assert client.users[2].dm_attempts == 1  # refused once, never retried blindly
         assert any(u.dms for uid, u in client.users.items() if uid != 2)
     await sessions.db.close()
