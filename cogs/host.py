@@ -274,8 +274,9 @@ class Host:
             channel = await self.channel(event.session.channel_id)
             # a reminder is the one message meant to ping (the player allowed it: the timer
             # checked their settings and quiet hours when it was scheduled and fired)
-            user = (event.session.seats[event.seat].user_id
-                    if event.kind in ("remind", "last_call") and event.seat is not None else None)
-            pings = discord.AllowedMentions(users=[discord.Object(user)]) if user else \
-                discord.AllowedMentions.none()
+            users = [event.session.seats[seat].user_id
+                     for seat, _ in event.params.get("seats", [])
+                     if event.kind in ("remind", "last_call")]
+            pings = discord.AllowedMentions(
+                users=[discord.Object(u) for u in users if u is not None])
             await channel.send(**message_kwargs(spec), allowed_mentions=pings)

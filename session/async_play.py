@@ -231,7 +231,7 @@ class AsyncPlay:
                 event = await self._auto_skip(event)
             if event is not None:
                 events.append(event)
-        return events
+        return merge_reminders(events)
 
     async def _fire(self, timer: Any) -> TimerEvent | None:
         s = self.sessions
@@ -408,6 +408,23 @@ class AsyncPlay:
                                               if k not in ("key", "reveal")})
                            for e in events if "private_to" not in e)
         return notices[-limit:]
+
+
+def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
+    """Reminders of one game that fire together (a simultaneous phase) become one message."""
+    out: list[TimerEvent] = []
+    merged: dict[tuple[int, str], TimerEvent] = {}
+    for event in events:
+        if event.kind not in ("remind", "last_call"):
+            out.append(event)
+            continue
+        key = (event.session.id, event.kind)
+        if key not in merged:
+            merged[key] = event
+            event.params["seats"] = []
+            out.append(event)
+        merged[key].params["seats"].append((event.seat, event.params.get("left", 0)))
+    return out
 
 
 def seat_deadline(row: SessionRow, seat: int | None) -> datetime | None:

@@ -379,8 +379,11 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
     row = event.session
     game = t(lang, f"game.{row.game_id}")
     if event.kind in ("remind", "last_call"):
-        return MessageSpec(t(lang, f"ui.{event.kind}", player=mention(row, event.seat), game=game,
-                             left=left_text(event.params.get("left", 0)), link=link(row)))
+        seats = event.params.get("seats") or [(event.seat, event.params.get("left", 0))]
+        players = ", ".join(mention(row, seat) for seat, _ in seats)
+        left = min(left for _, left in seats)
+        return MessageSpec(t(lang, f"ui.{event.kind}", player=players, game=game,
+                             left=left_text(left), link=link(row)))
     if event.kind == "timeout":
         topic = f"timeout:{event.seat}"
         buttons = [ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),

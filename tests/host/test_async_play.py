@@ -429,3 +429,16 @@ async def test_a_timeout_vote_that_could_not_be_posted_is_tried_again(sessions, 
     # a restart re-announces a timeout that already fired (its vote may never have shown)
     again = await AsyncPlay(Sessions(sessions.db, clock=clock)).recover()
     assert [e.kind for e in again] == ["timeout"]
+
+
+async def test_reminders_of_a_simultaneous_phase_come_as_one_message(sessions, clock):
+    play = AsyncPlay(sessions)
+    out = await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="A",
+                             players=3, pace="realtime:10")
+    await sessions.join(CH, 2, "B")
+    await sessions.join(CH, 3, "C")
+    clock.advance(minutes=6)
+    events = await play.fire_due()
+    assert [(e.kind, [seat for seat, _ in e.params["seats"]]) for e in events] == [
+        ("remind", [0, 1, 2])]
+    assert out.session.id == events[0].session.id
