@@ -90,3 +90,12 @@ def test_language_of_a_discord_locale():
     assert language("de") == "en" and language(None) == "en"
     assert t("pl", "ui.join") == "Dołącz" and t("uk", "ui.join") == "Приєднатися"
     assert t("uk", "no.such.key") == "no.such.key"  # a gap shows itself
+
+
+def test_every_game_has_a_rules_summary_that_fits_one_message():
+    from session.service import playable
+
+    for lang in LANGUAGES:
+        for game_id in playable():
+            summary = catalog(lang).get(f"{game_id}.rules")
+            assert summary and len(summary) <= 2000, (lang, game_id)
