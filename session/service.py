@@ -439,7 +439,8 @@ class Sessions:
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
             rng = random.Random(f"{row.seed}/bot/{row.version}")
-            await self._apply(outcome, seat, None, game.bot_action(state, seat, rng))
+            await self._apply(outcome, seat, None, game.bot_action(state, seat, rng),
+                              kind="computer")
         return outcome
 
     async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool) -> Outcome:

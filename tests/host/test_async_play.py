@@ -171,7 +171,7 @@ async def test_with_only_computers_left_a_timeout_plays_the_turn_itself(sessions
     clock.advance(minutes=6)
     events = [e for e in await play.fire_due() if e.kind not in ("remind", "last_call")]
     assert [e.kind for e in events] == ["skipped"]
-    assert (await sessions.store.actions(row.id))[-1].kind in ("skip", "move")
+    assert (await sessions.store.actions(row.id))[-1].kind in ("skip", "computer")
     assert events[0].session.version > row.version
 
 
