@@ -78,6 +78,15 @@ async def run(games: int, seconds: float, game_id: str, players: int) -> None:
     discord = await Discord(channels=games, heartbeat_interval=HEARTBEAT).start()
     workdir = Path(tempfile.mkdtemp(prefix="stolik-load-"))
     bot = BotProcess(discord, workdir / "load.sqlite3", workdir)
+    try:
+        await measure(discord, bot, games, seconds, game_id, players)
+    finally:
+        await bot.stop()  # also when something failed: no bot left running
+        await discord.stop()
+
+
+async def measure(discord: Discord, bot: BotProcess, games: int, seconds: float, game_id: str,
+                  players: int) -> None:
     await bot.start()
     print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play")
     rng = random.Random(1)
@@ -119,8 +128,6 @@ async def run(games: int, seconds: float, game_id: str, players: int) -> None:
     gaps = [g for conn in discord.all_conns for g in
             (b - a for a, b in zip(conn.heartbeats, conn.heartbeats[1:], strict=False))]
     lag = [max(0.0, g - HEARTBEAT) for g in gaps[beats_before:]] or [0.0]
-    await bot.stop()
-    await discord.stop()
 
     print(f"played {moves} moves in {wall:.1f} s ({moves / wall:.1f} moves/s), "
           f"{len(played)} interactions, {len(errors)} refused/timeouts")
