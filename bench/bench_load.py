@@ -1,6 +1,7 @@
 """Load: many concurrent games against the real bot process through the Discord stand-in.
 
     python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
+                               [--render-workers N]
 
 Each game has its own channel; its simulated players click as fast as the bot answers (the
 next click as soon as the new board is up). Reports, for the bot (a separate ``python bot.py``):
@@ -74,10 +75,12 @@ async def play(table: Table, game_id: str, stop_at: float, board_times: list[flo
     return moves
 
 
-async def run(games: int, seconds: float, game_id: str, players: int) -> None:
+async def run(games: int, seconds: float, game_id: str, players: int,
+              render_workers: str | None = None) -> None:
     discord = await Discord(channels=games, heartbeat_interval=HEARTBEAT).start()
     workdir = Path(tempfile.mkdtemp(prefix="stolik-load-"))
-    bot = BotProcess(discord, workdir / "load.sqlite3", workdir)
+    env = {"STOLIK_RENDER_WORKERS": render_workers} if render_workers is not None else {}
+    bot = BotProcess(discord, workdir / "load.sqlite3", workdir, extra_env=env)
     try:
         await measure(discord, bot, games, seconds, game_id, players)
     finally:
@@ -157,8 +160,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=90.0)
     parser.add_argument("--game", default="kingdomino")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--render-workers", default=None,
+                        help="STOLIK_RENDER_WORKERS for the bot (0: render in a thread)")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.seconds, args.game, args.players))
+    asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers))
 
 
 if __name__ == "__main__":
