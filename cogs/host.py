@@ -158,8 +158,10 @@ class Host:
             return
         message = await self._post_board(channel, spec, await self._turn_pings(row, state))
         self._posted[row.id] = row.version
-        await self._retire_turn_message(channel, previous)
+        # recorded before anything else goes to Discord: a crash between the post and this
+        # would leave the next in-place edit aimed at the older message
         await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
+        await self._retire_turn_message(channel, previous)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
                 await channel.send(content)
