@@ -70,6 +70,7 @@ class ActionRow:
     undone_version: int | None = None
     reveals: bool = False
     kind: str = "move"  # move | computer | skip
+    clocks_before: list[list[Any]] | None = None  # [[seat, bank, running_since], ...]
 
 
 #: an extra statement to run inside a store transaction (clocks, timers, votes)
@@ -131,13 +132,14 @@ class Store:
     async def actions(self, session_id: int, *, with_undone: bool = False) -> list[ActionRow]:
         """The log in order; undone actions only when asked (they are kept, never deleted)."""
         rows = await self.db.fetchall(
-            "SELECT n, seat, user_id, code, created_at, version, undone_version, reveals, kind"
-            " FROM actions WHERE session_id = ?"
+            "SELECT n, seat, user_id, code, created_at, version, undone_version, reveals, kind,"
+            " clocks_before FROM actions WHERE session_id = ?"
             + ("" if with_undone else " AND undone_version IS NULL") + " ORDER BY n",
             (session_id,),
         )
         return [ActionRow(r["n"], r["seat"], r["user_id"], r["code"], r["created_at"],
-                          r["version"], r["undone_version"], bool(r["reveals"]), r["kind"])
+                          r["version"], r["undone_version"], bool(r["reveals"]), r["kind"],
+                          json.loads(r["clocks_before"]) if r["clocks_before"] else None)
                 for r in rows]
 
     # --- writing -----------------------------------------------------------------------
@@ -208,6 +210,7 @@ class Store:
         self, *, session_id: int, version: int, seat: int, user_id: int | None, code: str,
         state_json: str, finished: bool, result: dict[str, Any] | None, now: str,
         reveals: bool = False, kind: str = "move", extra: list[Statement] = (),
+        clocks_before: list[list[Any]] | None = None,
     ) -> None:
         """Append the action and store the new state (version + 1) in ONE transaction, with
         the clock and timer changes it causes.
@@ -229,9 +232,10 @@ class Store:
                 raise RuntimeError(f"session {session_id} moved past version {version} meanwhile")
             await conn.execute(
                 "INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version,"
-                " reveals, kind) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0) FROM actions"
-                " WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, session_id, seat, user_id, code, now, version + 1, reveals, kind),
+                " reveals, kind, clocks_before) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0)"
+                " FROM actions WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, session_id, seat, user_id, code, now, version + 1, reveals, kind,
+                 json.dumps(clocks_before) if clocks_before is not None else None),
             )
             for sql, params in extra:
                 await conn.execute(sql, params)

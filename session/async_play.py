@@ -68,8 +68,13 @@ class AsyncPlay:
             game = engines.get(row.game_id)
             before = await s.state(row)
             previous = await s.replay(row, at_version=last.version - 1)
-            extra = await s.clock_statements(row, set(game.to_act(before)),
-                                             game.to_act(previous), over=False, fresh_turn=False)
+            if last.clocks_before is not None:
+                # the clocks go back exactly: the next player's top-up goes with the move
+                extra = await s.restore_clocks(row, last.clocks_before)
+            else:  # an action logged before clock snapshots existed
+                extra = await s.clock_statements(row, set(game.to_act(before)),
+                                                 game.to_act(previous), over=False,
+                                                 fresh_turn=False)
             await self.store.undo(session_id=row.id, n=last.n, version=row.version,
                                   state_json=json.dumps(previous), now=s._now(), extra=extra)
             outcome = Outcome(await s.session(row.id), [Notice("notice.undone", {"seat": seat})],

@@ -341,6 +341,7 @@ class Sessions:
             session_id=row.id, version=row.version, seat=seat, user_id=user_id, code=code,
             state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
             reveals=reveals, kind=kind, extra=extra,
+            clocks_before=[[x.seat, x.bank, x.running_since] for x in row.seats],
         )
         if not game.meta.hidden_information:
             # in games with secrets a move may be one (a hidden pick): only the engine's
@@ -404,15 +405,31 @@ class Sessions:
         ]
 
     async def _start_clock(self, session_id: int, seat: Any, bank: float,
-                           now: datetime) -> list[Statement]:
-        end = deadline(bank, now)
+                           since: datetime) -> list[Statement]:
+        """Run a seat's clock from ``since`` with ``bank`` seconds, and schedule its timers
+        (those still ahead: a clock restored by an undo may have started long ago)."""
+        end = deadline(bank, since)
         quiet = await self.quiet(seat.user_id)
         out: list[Statement] = [(
             "UPDATE seats SET bank = ?, running_since = ? WHERE session_id = ? AND seat = ?",
-            (bank, now.isoformat(), session_id, seat.seat))]
-        for kind, when in [*reminder_times(now, end, quiet), ("timeout", end)]:
-            out.append(("INSERT INTO timers (session_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
-                        (session_id, seat.seat, kind, when.isoformat())))
+            (bank, since.isoformat(), session_id, seat.seat))]
+        now = self.clock()
+        for kind, when in [*reminder_times(since, end, quiet), ("timeout", end)]:
+            if when > now or kind == "timeout":
+                out.append(("INSERT INTO timers (session_id, seat, kind, due_at)"
+                            " VALUES (?, ?, ?, ?)",
+                            (session_id, seat.seat, kind, when.isoformat())))
+        return out
+
+    async def restore_clocks(self, row: SessionRow, snapshot: list[list[Any]]) -> list[Statement]:
+        """Put every seat's clock back as it was (an undo), with its timers."""
+        out: list[Statement] = []
+        for seat_no, bank, since in snapshot:
+            out += self._stop_clock(row.id, seat_no, bank)
+            seat = row.seats[seat_no]
+            if since is not None and not seat.is_bot:
+                out += await self._start_clock(row.id, seat, bank or 0.0,
+                                               datetime.fromisoformat(since))
         return out
 
     async def quiet(self, user_id: int | None) -> Quiet:

@@ -442,3 +442,31 @@ async def test_reminders_of_a_simultaneous_phase_come_as_one_message(sessions, c
     assert [(e.kind, [seat for seat, _ in e.params["seats"]]) for e in events] == [
         ("remind", [0, 1, 2])]
     assert out.session.id == events[0].session.id
+
+
+async def test_undo_puts_every_clock_back_and_takes_back_the_next_players_top_up(sessions,
+                                                                                 clock):
+    play = AsyncPlay(sessions)
+    row = await kingdomino(sessions, players=3, pace="daily:1:3")
+    game = engines.get("kingdomino")
+    for _ in range(200):
+        clock.advance(hours=1)
+        state = await sessions.state(row)
+        seat, user = await mover(sessions, row)
+        code = game.legal_actions(state, seat)[0]
+        before = row
+        out = await sessions.act(row.id, user, code)
+        row = out.session
+        nxt = game.to_act(await sessions.state(row))[0]
+        last = (await sessions.store.actions(row.id))[-1]
+        if nxt != seat and not last.reveals and before.seats[nxt].bank is not None:
+            break
+    else:
+        raise AssertionError("no undoable hand-over found")
+    assert row.seats[nxt].bank > before.seats[nxt].bank  # the next player was topped up
+    clock.advance(minutes=10)
+    out = await play.undo(row.id, user)
+    for was, now in zip(before.seats, out.session.seats, strict=True):
+        assert (now.bank, now.running_since) == (was.bank, was.running_since)
+    timers = await sessions.store.pending_timers(row.id)
+    assert {t["seat"] for t in timers if t["kind"] == "timeout"} == {seat}
