@@ -18,6 +18,8 @@ from tests.standin.users import Player, Refused, Table, error_text
 GAME = "kingdomino"
 KILLS = 20
 STALE = t("en", "error.stale")
+#: generous waits: 21 bot starts on a 2-core machine that may be busy with other work
+SLOW = 60.0
 
 
 async def move_or_retry(table: Table, mover: Player):
@@ -25,12 +27,12 @@ async def move_or_retry(table: Table, mover: Player):
     next board) it posts the current board, and the player clicks that one, as a person would."""
     board = table.turn_message()
     try:
-        return await table.make_move(mover, False)
+        return await table.make_move(mover, False, timeout=SLOW)
     except Refused as refused:
         assert str(refused) == STALE, refused
-    await table.discord.wait_for(lambda: table.turn_message() is not board, 15, "the board re-posted")
+    await table.discord.wait_for(lambda: table.turn_message() is not board, SLOW, "the board re-posted")
     table.repaired += 1
-    return await table.make_move(table.rng.choice(table.movers()), False)
+    return await table.make_move(table.rng.choice(table.movers()), False, timeout=SLOW)
 
 
 async def test_kill_minus_nine_at_twenty_random_points(discord, bot):
@@ -60,7 +62,7 @@ async def test_kill_minus_nine_at_twenty_random_points(discord, bot):
         # a kill somewhere in this move: before the click lands, while the bot writes, renders,
         # takes the old buttons away or posts the new board
         kills += 1
-        task = asyncio.ensure_future(table.make_move(mover, False))
+        task = asyncio.ensure_future(table.make_move(mover, False, timeout=SLOW))
         await asyncio.sleep(rng.uniform(0.0, 0.35))
         bot.kill()
         killed_at = time.monotonic()
