@@ -8,7 +8,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from cogs.host import Host, answer_error, edit_kwargs, lang_of, message_kwargs
+from cogs.host import Host, answer_error, confirm, edit_kwargs, lang_of, message_kwargs
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -144,7 +144,7 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     if decided:
         edit["view"] = None  # the vote is over: no more buttons
     await interaction.edit_original_response(**edit)
-    await interaction.followup.send(t(lang_of(interaction), "ui.voted"), ephemeral=True)
+    await confirm(interaction, "ui.voted")
     if outcome.board_changed or outcome.finished:
         await host.publish(outcome)
 
@@ -153,7 +153,7 @@ async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await host.play.undo(parsed.session_id, interaction.user.id)
-    await interaction.followup.send(t(lang_of(interaction), "ui.undone"), ephemeral=True)
+    await confirm(interaction, "ui.undone")
     await host.publish(outcome)
 
 

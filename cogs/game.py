@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs.host import Host, answer_error, lang_of, message_kwargs
+from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
 from engines.base import GameError
 from session import present
 from session.i18n import t
@@ -111,7 +111,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                 await created.delete()
             await answer_error(interaction, error)
             return
-        await interaction.followup.send(t(lang_of(interaction), "ui.created"), ephemeral=True)
+        await confirm(interaction, "ui.created")
         await host.publish(outcome)
 
     @new.autocomplete("pace")
@@ -160,7 +160,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await interaction.followup.send(t(lang_of(interaction), "ui.done"), ephemeral=True)
+        await confirm(interaction, "ui.done")
         await host.publish(outcome)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
@@ -247,7 +247,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await interaction.followup.send(t(lang_of(interaction), "ui.done"), ephemeral=True)
+        await confirm(interaction, "ui.done")
         await host.publish(outcome)
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
@@ -296,7 +296,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await interaction.followup.send(t(lang_of(interaction), "ui.voted"), ephemeral=True)
+        await confirm(interaction, "ui.voted")
         if outcome.finished:
             await host.publish(outcome)
             return
@@ -312,7 +312,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await interaction.followup.send(t(lang_of(interaction), done_key), ephemeral=True)
+        await confirm(interaction, done_key)
         await host.publish(outcome)
 
     @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")

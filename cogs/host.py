@@ -92,6 +92,15 @@ def _bytes_io(data: bytes) -> Any:
     return io.BytesIO(data)
 
 
+async def confirm(interaction: discord.Interaction, key: str) -> None:
+    """A private "done" after a recorded change. It may be lost (a 429 storm, an expired
+    token) without holding back what matters more: the board that follows."""
+    try:
+        await interaction.followup.send(t(lang_of(interaction), key), ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not confirm %s to user %s", key, interaction.user.id)
+
+
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
     """An error goes only to the user who caused it (ephemeral), in their language."""
     lang = lang_of(interaction)
