@@ -166,6 +166,22 @@ class Game(ABC):
         return [sum(line.points for line in lines) for lines in self.scores(state)]
 
 
+def rank_by(keys: list[Any]) -> list[list[int]]:
+    """Seats grouped by place, best first, from one comparable key per seat (points first,
+    then the game's tie-breaks); seats with equal keys share a place.
+
+    >>> rank_by([(10, 2), (12, 0), (10, 2)])
+    [[1], [0, 2]]
+    """
+    groups: list[list[int]] = []
+    for seat in sorted(range(len(keys)), key=lambda s: keys[s], reverse=True):
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
+
+
 def rng_for(state: State) -> random.Random:
     """A generator for the next chance event, advancing ``state["rng_draws"]``.
 

@@ -26,6 +26,7 @@ from engines.base import (
     NotYourTurn,
     ScoreLine,
     check_players,
+    rank_by,
     rng_for,
 )
 from engines.bunny_kingdom import rules
@@ -313,11 +314,7 @@ class BunnyKingdom(Game):
 
     def ranking(self, state: State) -> list[list[int]]:
         """Most golden carrots first; tied players share the place (and the victory)."""
-        totals = self.totals(state)
-        places: dict[int, list[int]] = {}
-        for s, t in enumerate(totals):
-            places.setdefault(t, []).append(s)
-        return [places[t] for t in sorted(places, reverse=True)]
+        return rank_by(self.totals(state))
 
     # --- descriptions --------------------------------------------------------------------
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import ScoreLine, State
+from engines.base import ScoreLine, State, rank_by
 from engines.dwoch_nastepcow.geometry import (
     DIAGONAL,
     facing,
@@ -293,8 +293,5 @@ def troops_in_reserve(state: State, seat: int) -> int:
 def ranking(state: State) -> list[list[int]]:
     """More points wins; a tie goes to more troops in the royal reserve; then shared."""
     points = totals(state)
-    key = [(points[s], troops_in_reserve(state, s)) for s in (0, 1)]
-    if key[0] == key[1]:
-        return [[0, 1]]
-    return [[0], [1]] if key[0] > key[1] else [[1], [0]]
+    return rank_by([(points[s], troops_in_reserve(state, s)) for s in (0, 1)])
 

@@ -29,6 +29,7 @@ from engines.base import (
     NotYourTurn,
     ScoreLine,
     check_players,
+    rank_by,
     rng_for,
 )
 from engines.gheos import geometry
@@ -358,14 +359,7 @@ class Gheos(Game):
     def ranking(self, state: dict[str, Any]) -> list[list[int]]:
         """Most points wins; a tie goes to the most followers; still tied is a draw."""
         totals = R.tally(state)
-        key = {s: (totals[s], R.followers_of(state, s)) for s in range(state["players"])}
-        groups: list[list[int]] = []
-        for s in sorted(key, key=lambda s: key[s], reverse=True):
-            if groups and key[groups[-1][0]] == key[s]:
-                groups[-1].append(s)
-            else:
-                groups.append([s])
-        return groups
+        return rank_by([(totals[s], R.followers_of(state, s)) for s in range(state["players"])])
 
     # --- descriptions -------------------------------------------------------------------------
     def describe(self, state: dict[str, Any], action: str) -> tuple[str, dict[str, Any]]:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engines.base import rank_by
+
 from .data import CASTLE, EMPTY, LETTER_TERRAIN, TERRAIN_ICON
 from .geometry import bounding_box, castle_index, neighbours
 
@@ -112,11 +114,4 @@ def tally(terrain: str, crowns: str, size: int, *, discarded: int, variants: lis
 
 def rank(tallies: list[Tally]) -> list[list[int]]:
     """Seats grouped by place: points, then largest property, then crowns; equal = shared."""
-    order = sorted(range(len(tallies)), key=lambda s: tallies[s], reverse=True)
-    groups: list[list[int]] = []
-    for seat in order:
-        if groups and tallies[groups[-1][0]] == tallies[seat]:
-            groups[-1].append(seat)
-        else:
-            groups.append([seat])
-    return groups
+    return rank_by(tallies)

@@ -18,6 +18,7 @@ from engines.base import (
     ScoreLine,
     Variant,
     check_players,
+    rank_by,
 )
 
 ROUNDS = 3
@@ -75,9 +76,7 @@ class Toy(Game):
         return state["round"] > ROUNDS
 
     def ranking(self, state):
-        totals = state["points"]
-        return [[s for s in range(len(totals)) if totals[s] == v]
-                for v in sorted(set(totals), reverse=True)]
+        return rank_by(state["points"])
 
 
 GAME = Toy()
