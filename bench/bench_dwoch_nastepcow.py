@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import pct  # noqa: E402
 from engines.dwoch_nastepcow import GAME  # noqa: E402
 from render.dwoch_nastepcow import render_board, render_hand  # noqa: E402
 from session.picker import step  # noqa: E402
@@ -30,10 +31,6 @@ SETUPS = [
     ("lands+war+craft", ["set_lands", "set_war", "set_craft"]),
 ]
 
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def ms(seconds: float) -> str:

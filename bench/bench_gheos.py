@@ -12,16 +12,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import pct  # noqa: E402
 from engines.gheos import GAME  # noqa: E402
 from engines.gheos.preview import preview  # noqa: E402
 from render.gheos import render_board, render_hand  # noqa: E402
 
 NAMES = ["Ala", "Bartłomiej", "Олена", "Dan"]
 
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))]
 
 
 def play(players: int, seed: int, bot: bool, steps: list[float] | None = None):

@@ -17,16 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import pct  # noqa: E402
 from engines.kingdomino import GAME  # noqa: E402
 from render.kingdomino import render_board  # noqa: E402
 
 NAMES = ["Ada", "Bolek", "Cyryl", "Żaneta"]
 SETUPS = [(2, []), (3, []), (4, []), (2, ["mighty_duel"]), (4, ["dynasty"])]
 
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def ms(seconds: float) -> str:

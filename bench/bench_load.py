@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines  # noqa: E402
+from bench.stats import pct  # noqa: E402
 from tests.e2e.helpers import open_game  # noqa: E402
 from tests.standin.botproc import BotProcess  # noqa: E402
 from tests.standin.server import Discord  # noqa: E402
@@ -37,12 +38,6 @@ from tests.standin.users import Player, Refused, Table  # noqa: E402
 
 HEARTBEAT = 0.25
 
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
 def ms(value: float) -> str:
@@ -135,10 +130,10 @@ async def measure(discord: Discord, bot: BotProcess, games: int, seconds: float,
     print(f"played {moves} moves in {wall:.1f} s ({moves / wall:.1f} moves/s), "
           f"{len(played)} interactions, {len(errors)} refused/timeouts")
     print(f"interaction -> first response: p50 {ms(statistics.median(first))}, "
-          f"p99 {ms(pct(first, 99))}, max {ms(max(first))}, over 3 s: "
+          f"p99 {ms(pct(first, 0.99))}, max {ms(max(first))}, over 3 s: "
           f"{sum(1 for v in first if v >= 3)}, unanswered: {len(unanswered)}")
     print(f"act click -> new board image: p50 {ms(statistics.median(board_times))}, "
-          f"p99 {ms(pct(board_times, 99))}, max {ms(max(board_times))}")
+          f"p99 {ms(pct(board_times, 0.99))}, max {ms(max(board_times))}")
     print(f"API calls per move: {channel_calls / max(moves, 1):.2f} channel calls, "
           f"{calls / max(moves, 1):.2f} in all (callbacks, follow-ups, DMs included)")
     print(f"bot memory: RSS {memory['VmRSS'] / 2**20:.0f} MiB, peak {memory['VmHWM'] / 2**20:.0f} MiB"
@@ -148,7 +143,7 @@ async def measure(discord: Discord, bot: BotProcess, games: int, seconds: float,
           f"processes {100 * tree_cpu / wall:.0f}% (opening the games: "
           f"{100 * (cpu1 - cpu0) / max(t_open, 1e-9):.0f}% for the loop process)")
     print(f"event-loop lag (heartbeat delay past {HEARTBEAT * 1000:.0f} ms): p50 "
-          f"{ms(statistics.median(lag))}, p99 {ms(pct(lag, 99))}, max {ms(max(lag))} "
+          f"{ms(statistics.median(lag))}, p99 {ms(pct(lag, 0.99))}, max {ms(max(lag))} "
           f"({len(lag)} beats)")
     if errors:
         print("first errors:", errors[:3])

@@ -20,13 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines  # noqa: E402
+from bench.stats import pct  # noqa: E402
 from db import Database  # noqa: E402
 from session.service import Sessions  # noqa: E402
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
 async def run(game_id: str, players: int, games: int) -> None:
@@ -55,7 +51,7 @@ async def run(game_id: str, players: int, games: int) -> None:
                 replays.append(time.perf_counter() - t0)
     ms = [t * 1000 for t in times]
     print(f"session round trip ({game_id}, {players} players, {games} games, {len(ms)} actions): "
-          f"p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 99):.2f} ms, max {max(ms):.2f} ms")
+          f"p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
     print(f"replay of a whole game from seed + log: mean {statistics.mean(replays) * 1000:.1f} ms")
 
 
