@@ -33,13 +33,13 @@ LEVELS = ("easy", "normal")
 EASY_CELLS_PER_TILE = 3
 #: cells tried per tile when valuing what a take would let the bot build
 TAKE_CELLS_PER_TILE = 8
+#: troop moves tried before a build, and how much more the build after one must gain
+MOVES_TRIED, MOVE_MARGIN = 6, 1.0
 #: promise of a Craft shop's layout cell: already the right colour, or still free
 CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 #: promise of a rival building orthogonally next to an own Siege Tower (a second tower
 #: next to it destroys it), and of a Guild whose shop the bot may still build
 SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
-#: a Camp is turned (giving up its 2 points) only with fewer tiles than this in hand
-CAMP_BELOW = 1
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
 
@@ -67,10 +67,13 @@ def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -
 
     # build before taking: a tile still in the reserve within reach gives its resource
     builds = by_verb.get("build", [])
+    troop_moves = by_verb.get("move", []) + by_verb.get("deploy", []) + by_verb.get(
+        "withdraw", [])
     if builds:
         gain, code = _best(state, seat, builds, rng)
         if gain >= 0:
-            return code
+            better = _reposition(state, seat, troop_moves, gain, rng)
+            return better if better is not None else code
 
     takes = by_verb.get("take", [])
     if takes:
@@ -80,16 +83,16 @@ def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -
     if terrain is not None:
         return terrain
 
-    troop_moves = by_verb.get("move", []) + by_verb.get("deploy", []) + by_verb.get(
-        "withdraw", [])
     if troop_moves:
         move = _troop_move(state, seat, troop_moves, rng)
         if move is not None:
             return move
 
     camps = by_verb.get("camp", [])
-    if camps and len(state["hands"][seat]) < CAMP_BELOW:
-        return camps[0]  # an unused Camp scores 2: turn it only with (almost) nothing to build
+    if camps:
+        camp = _camp(state, seat, camps, rng)
+        if camp is not None:
+            return camp
     if "end" in legal:
         return "end"
     raise ValueError(f"no bot decision among {legal[:5]}...")
@@ -196,7 +199,7 @@ def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> s
     discounts = state["turn"]["discounts"]
     short = {t: rules.shortfall(state["tiles"][t]["cost"], have) for t in hand}
     wanted = {t for t in hand if short[t] == discounts + 1}
-    spare_tiles = len(hand) > HAND_LIMIT
+    spare_tiles = len(hand) > HAND_LIMIT or _last_turn(state)
     base = value(state, seat)
     best: tuple[float, float, str] | None = None
     for code in codes:
@@ -214,6 +217,60 @@ def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> s
     if best is not None and best[0] > 0:
         return best[2]
     return None
+
+
+def _reposition(state: State, seat: int, moves: list[str], direct: float,
+                rng: random.Random) -> str | None:
+    """A troop move first, when the build it opens (new cells next to the troop, a doubled
+    building, other resources) beats the best build now by a clear margin."""
+    if not moves:
+        return None
+    base = value(state, seat)
+    best: tuple[float, str] | None = None
+    for code in rng.sample(moves, min(len(moves), MOVES_TRIED)):
+        after = _after(state, seat, code)
+        builds = [c for c in actions.legal(after, seat) if c.startswith("build ")]
+        if not builds:
+            continue
+        gain = max(_outcome(after, seat, c) for c in _sample_per_tile(builds, rng)) - base
+        if best is None or gain > best[0]:
+            best = (gain, code)
+    if best is not None and best[0] > direct + MOVE_MARGIN:
+        return best[1]
+    return None
+
+
+def _sample_per_tile(codes: list[str], rng: random.Random) -> list[str]:
+    by_tile: dict[str, list[str]] = {}
+    for code in codes:
+        by_tile.setdefault(code.split()[1], []).append(code)
+    return [c for options in by_tile.values()
+            for c in rng.sample(options, min(len(options), TAKE_CELLS_PER_TILE))]
+
+
+def _camp(state: State, seat: int, camps: list[str], rng: random.Random) -> str | None:
+    """Turn a Camp (losing its 2 points, 4 if doubled) only when the extra take leads to a
+    build that gains more than that."""
+    base = value(state, seat)
+    after = _after(state, seat, camps[0])
+    best = float("-inf")
+    for take in actions.legal(after, seat):
+        if not take.startswith("take "):
+            continue
+        taken = _after(after, seat, take)
+        builds = [c for c in actions.legal(taken, seat)
+                  if c.startswith(f"build {take.split()[1]} ")]
+        if len(builds) > TAKE_CELLS_PER_TILE:
+            builds = rng.sample(builds, TAKE_CELLS_PER_TILE)
+        for code in builds:
+            best = max(best, _outcome(taken, seat, code))
+    return camps[0] if best > base else None
+
+
+def _last_turn(state: State) -> bool:
+    """The mover's final turn (once the stack has run out each heir has one more turn):
+    tiles left in hand are worth nothing afterwards."""
+    return state["final_turns"] is not None
 
 
 def _troop_move(state: State, seat: int, moves: list[str], rng: random.Random) -> str | None:

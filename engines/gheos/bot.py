@@ -49,6 +49,8 @@ def choose(game, state: dict[str, Any], seat: int, rng: random.Random,
     if phase == "resolve":
         return _resolve(state, seat, legal)
     if phase == "civ":
+        if level == "normal":  # as the turn's look-ahead assumed: the best outcome
+            return _best_civ(state, seat, legal)
         return _civ(state, seat, legal)
     if phase == "score":
         return _score(state, seat, legal, level)
@@ -119,12 +121,17 @@ def _play_turn(state: dict, seat: int, code: str) -> dict:
     s, _ = GAME.apply(state, seat, code)
     while s["phase"] in ("resolve", "civ") and s["turn"] == seat:
         legal = GAME.legal_actions(s, seat)
-        if s["phase"] == "resolve":
-            pick = _resolve(s, seat, legal)
-        else:
-            pick = max(legal, key=lambda a: _value(GAME.apply(s, seat, a)[0], seat))
+        resolving = s["phase"] == "resolve"
+        pick = _resolve(s, seat, legal) if resolving else _best_civ(s, seat, legal)
         s, _ = GAME.apply(s, seat, pick)
     return s
+
+
+def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
+    """Found or take: whichever leaves the best position."""
+    from engines.gheos import GAME
+
+    return max(legal, key=lambda a: _value(GAME.apply(state, seat, a)[0], seat))
 
 
 def _value(state: dict, seat: int) -> float:
