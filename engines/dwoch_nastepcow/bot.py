@@ -2,9 +2,11 @@
 promises, so it uses every mechanism of every set.
 
 Each candidate action is applied to a copy and valued by :func:`value`: the final score
-margin if the game ended now (every building's effect, troops doubling, roads) plus a little
-for promises the scorer cannot see yet: a Craft shop whose layout cells are still free or
-already right, a Guild's shop to come, a Siege Tower already touching a rival building. A
+margin if the game ended now (every building's effect, troops doubling, roads) plus, for
+each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
+buildings still to come, an Inn or a Market with its free cells, a Craft shop whose layout
+cells are still free or already right, a Guild's shop to come, a Siege Tower already
+touching a rival building. A
 build that raises a siege is valued with its best destroy (or spare). Open terrain is laid
 when the discount lets a building be built this turn, when it scores by itself (a colour
 area, a Craft layout, an Inn line) or instead of a tile the hand limit would throw away.
@@ -35,6 +37,13 @@ EASY_CELLS_PER_TILE = 3
 TAKE_CELLS_PER_TILE = 8
 #: troop moves tried before a build, and how much more the build after one must gain
 MOVES_TRIED, MOVE_MARGIN = 6, 1.0
+#: Bakery, Smithy, Guardhouse: 1 per building of a colour, anyone's, to the end of the game
+COLOUR_COUNTERS = ("bakery", "smithy", "guardhouse")
+#: share of the tiles to come that will be built
+GROWTH = 0.5
+#: chance that a free cell next to an Inn or Market is filled before the end, early on;
+#: the game's last TILES_LATE tiles scale it down
+FILL, TILES_LATE = 0.3, 20
 #: promise of a Craft shop's layout cell: already the right colour, or still free
 CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 #: promise of a rival building orthogonally next to an own Siege Tower (a second tower
@@ -107,9 +116,17 @@ def _after(state: State, seat: int, code: str) -> State:
 
 
 def value(state: State, seat: int) -> float:
-    """The score margin now plus the promises of the bot's board (see the module doc)."""
+    """The score margin now plus the promises of each side's board (see the module doc)."""
     points = scoring.totals(state)
-    return points[seat] - points[opponent(seat)] + _promise(state, seat)
+    rival = opponent(seat)
+    return (points[seat] + _promise(state, seat)) - (points[rival] + _promise(state, rival))
+
+
+def _tiles_to_come(state: State) -> int:
+    """Tiles still to be laid in this game (stack, reserve, hands), about one in two of
+    which will be built."""
+    return (len(state["stack"]) + sum(1 for t in state["reserve"] if t is not None)
+            + sum(len(h) for h in state["hands"]))
 
 
 def _promise(state: State, seat: int) -> float:
@@ -118,6 +135,10 @@ def _promise(state: State, seat: int) -> float:
     land, tiles = state["landscape"], state["tiles"]
     rival = opponent(seat)
     out = 0.0
+    # buildings that count every building of a colour grow with the game: one in three of
+    # the buildings still to come
+    growth = GROWTH * _tiles_to_come(state) / 3
+    later = min(1.0, _tiles_to_come(state) / TILES_LATE)  # how much of the game is left
     own_shops: set[str] = set()
     for cell, spot in land.items():
         if spot["face"] != "up" or spot["owner"] != seat:
@@ -138,6 +159,15 @@ def _promise(state: State, seat: int) -> float:
                     break
             if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
                 out += hope
+        elif building in COLOUR_COUNTERS:
+            out += growth * (2 if _doubled(state, seat, cell) else 1)
+        elif building in ("inn", "market"):
+            if building == "inn":
+                ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
+                free = sum(1 for w in ways for d in range(1, 4) if step(cell, w, d) not in land)
+            else:
+                free = sum(1 for n in neighbours4(cell) if n not in land)
+            out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
         elif building == "siege_tower":
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
@@ -148,6 +178,10 @@ def _promise(state: State, seat: int) -> float:
             if record["building"] == "guild" and record["boosts"] not in own_shops:
                 out += GUILD_HOPE
     return out
+
+
+def _doubled(state: State, seat: int, cell: str) -> bool:
+    return any(t["at"] == cell for t in state["troops"][seat])
 
 
 def _outcome(state: State, seat: int, code: str) -> float:

@@ -1,10 +1,17 @@
-"""A computer player: greedy over a cheap estimate, no look-ahead.
+"""A computer player: a quick estimate shortlists placements, a look-ahead to the end of
+the turn picks one.
 
 It values its followers by what their continents will still pay: chalices for each scoring
 token left plus the final scoring, pyramids for each epoch still to come. A placement is
-judged by that value after the wars and migrations it would cause (ties decided in the
-bot's favour), minus the follower it costs, plus temple points; a little of the other
-players' value is subtracted so the bot also likes to hurt the leader's civilizations.
+first judged by that value after the wars and migrations it would cause (ties decided in the
+bot's favour), minus the follower it costs, plus temple points; some of the best rival's
+value is subtracted so the bot also likes to hurt the leader's civilizations. The normal
+level then plays each of its best few placements to the end of its turn (the real wars,
+migrations, temple and its own best founding or take) and keeps the one that leaves its
+points and followers best against the best rival's. Scoring tokens wait for a rich moment.
+
+Levels: ``normal`` as above; ``easy`` judges a small noisy sample without the look-ahead and
+spends tokens early. Deterministic given ``rng``; a failure raises (no fallback).
 """
 
 from __future__ import annotations
@@ -26,6 +33,11 @@ RIVAL_WEIGHT = 0.7
 #: how likely a follower is to still score at a later token or epoch
 TOKEN_WEIGHT = 1.0
 EPOCH_WEIGHT = 1.0
+#: chalice points that are worth a scoring token at once (tuned in tournaments against the
+#: earlier bot, which used 12 and 3: spending early is what loses most)
+TOKEN_AT = 18
+#: ... or, with few turns or epochs left for the tokens in hand, this many
+HURRY_AT = 9
 #: the easy level looks at a few placements and judges them roughly
 EASY_SAMPLE = 10
 EASY_NOISE = 3.0
@@ -281,6 +293,6 @@ def _score(state: dict, seat: int, legal: list[str], level: str) -> str:
     my_turns = len(state["bag"]) / state["players"]
     epochs_left = R.LAST_EPOCH[state["players"]] - state["epochs"]
     hurry = my_turns <= left * 2 or epochs_left <= left
-    if pts >= 12 or (hurry and pts >= 3):
+    if pts >= TOKEN_AT or (hurry and pts >= HURRY_AT):
         return "token"
     return "pass"
