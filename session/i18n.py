@@ -61,6 +61,30 @@ def t(lang: str, key: str, **params: Any) -> str:
         return template
 
 
+def term(key: str, params: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """A parameter that is itself a text of the catalog (a game's or a variant's name):
+    engines stay free of words, and the reader sees the name in their own language."""
+    return (key, params or {})
+
+
+def localised(lang: str, value: Any) -> Any:
+    """A parameter made readable: terms are translated, lists joined, the rest as it is."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
+            and isinstance(value[1], dict):
+        return t(lang, value[0], **value[1])
+    if isinstance(value, list | tuple):
+        return ", ".join(str(localised(lang, item)) for item in value) or "-"
+    return value
+
+
+def error_text(lang: str, key: str, params: dict[str, Any]) -> str:
+    """An error's text: a ``game`` parameter is a game id, shown by its name."""
+    shown = {name: localised(lang, value) for name, value in params.items()}
+    if isinstance(params.get("game"), str) and lookup(lang, f"game.{params['game']}"):
+        shown["game"] = t(lang, f"game.{params['game']}")
+    return t(lang, key, **shown)
+
+
 @cache
 def plural_rule(lang: str) -> Any:
     return Locale.parse(lang).plural_form

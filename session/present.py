@@ -337,7 +337,8 @@ def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
 
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
     lines = notices_text(row, notices, lang)
-    variants = ", ".join(row.options.get("variants", [])) or "-"
+    variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
+                         for v in row.options.get("variants", [])) or "-"
     lines.append(t(lang, "ui.lobby", game=t(lang, f"game.{row.game_id}"),
                    seated=", ".join(names(row)), count=len(row.seats), players=row.players,
                    variants=variants))
