@@ -73,7 +73,8 @@ def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
     if view is not None:
         kwargs["view"] = view
     if spec.image is not None:
-        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename)
+        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
+                                      description=spec.description)
     return kwargs
 
 
