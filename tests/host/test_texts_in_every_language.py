@@ -10,8 +10,8 @@ import re
 import pytest
 
 import engines
-from engines.base import BadOptions
 from db import Database
+from engines.base import BadOptions
 from session import present
 from session.i18n import LANGUAGES, t
 from session.service import Sessions, playable
