@@ -56,3 +56,28 @@ def test_every_plural_block_covers_the_languages_categories(lang):
             assert needed <= named, (lang, key, name, needed - named)
             assert named <= needed, (lang, key, name, named - needed)
     assert blocks > 20
+
+
+async def test_errors_name_games_and_variants_in_the_readers_language(tmp_path):
+    from db import Database
+    from session.errors import SessionError
+    from session.i18n import error_text
+    from session.service import Sessions
+
+    async with Database(tmp_path / "e.sqlite3") as db:
+        sessions = Sessions(db)
+        with pytest.raises(SessionError) as count:
+            await sessions.new(guild_id=None, channel_id=1, game_id="dwoch_nastepcow", user_id=1,
+                               name="A", players=5)
+        with pytest.raises(SessionError) as variant:
+            await sessions.new(guild_id=None, channel_id=1, game_id="kingdomino", user_id=1,
+                               name="A", players=3, variants="mighty_duel")
+        with pytest.raises(SessionError) as unknown:
+            await sessions.new(guild_id=None, channel_id=1, game_id="kingdomino", user_id=1,
+                               name="A", variants="giant")
+    assert "dwoch_nastepcow" not in error_text("pl", count.value.key, count.value.params)
+    assert "Dwóch następców" in error_text("pl", count.value.key, count.value.params)
+    shown = error_text("en", variant.value.key, variant.value.params)
+    assert "mighty_duel" not in shown and "Mighty Duel" in shown and "3 players" in shown
+    shown = error_text("en", unknown.value.key, unknown.value.params)
+    assert "middle_kingdom" not in shown and "Middle Kingdom" in shown
