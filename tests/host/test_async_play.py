@@ -14,6 +14,9 @@ from session.clocks import DAY, Pace, Quiet, parse_pace, reminder_times, turn_st
 from session.errors import SessionError
 from session.service import Sessions
 
+#: the session suite runs on SQLite and on PostgreSQL
+BACKENDS = "both"
+
 CH = 40
 
 
