@@ -365,7 +365,7 @@ async def test_computer_seats_move_again_after_a_restart(sessions, db_path, cloc
             break
         async def no_computers(outcome):
             return outcome
-        monkeypatch.setattr(sessions, "_run_computer_players", no_computers)
+        monkeypatch.setattr(sessions, "run_computer_players", no_computers)
         row = (await sessions.act(row.id, 1, game.legal_actions(state, seat)[0])).session
         monkeypatch.undo()
     restarted = AsyncPlay(Sessions(sessions.db, clock=clock))
