@@ -28,7 +28,8 @@ def find_bin(name: str) -> str | None:
 
 
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.fsync = fsync  # tests need no durability; benchmarks measure it
         self.root = Path(tempfile.mkdtemp(prefix="stolik-pg-"))
         self.data = self.root / "data"
         self.socket_dir = self.root
@@ -54,8 +55,8 @@ class PostgresServer:
             self._demote = demote
         self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses='' -c fsync=off"
-                   " -c max_connections=200")
+        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
+                   f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
         self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
         return self
