@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
 from db import Database  # noqa: E402
+from db.database import SqliteDatabase  # noqa: E402
 from session.service import Sessions  # noqa: E402
 
 #: filler games are put in channels far from the benchmark's own
@@ -87,7 +88,7 @@ async def run(target: str, game_id: str, players: int, games: int, *, sync: str,
     replays: list[float] = []
     statements = 0
     async with Database(target) as db:
-        if db.dialect == "sqlite" and sync != "full":
+        if isinstance(db, SqliteDatabase) and db.conn is not None and sync != "full":
             await db.conn.execute(f"PRAGMA synchronous = {sync.upper()}")
         await preload(db, finished, timers)
         sessions = Sessions(db)
@@ -104,7 +105,7 @@ async def run(target: str, game_id: str, players: int, games: int, *, sync: str,
                 code = game.bot_action(state, seat, rng)
                 before = db.statements
                 t0 = time.perf_counter()
-                row = (await sessions.act(row.id, row.seats[seat].user_id, code, row.version)).session
+                row = (await sessions.act(row.id, row.seats[seat].user_id or 0, code, row.version)).session
                 times.append(time.perf_counter() - t0)
                 statements += db.statements - before
             t0 = time.perf_counter()

@@ -415,7 +415,8 @@ async def migrate(db: Database) -> int:
     for version, sql in migrations("sqlite"):
         await db._begin(conn)
         try:
-            (current,) = await (await conn.execute("PRAGMA user_version")).fetchone()
+            row = await (await conn.execute("PRAGMA user_version")).fetchone()
+            current = int(row[0]) if row else 0
             if version > current:
                 for statement in split_statements(sql):
                     await conn.execute(statement)
