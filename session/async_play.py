@@ -28,9 +28,6 @@ log = logging.getLogger(__name__)
 #: choices on a timed-out player's vote
 TIMEOUT_CHOICES = ("skip", "computer", "wait")
 #: Elo: start, K factor, and how many games make a rating count on the leaderboard
-ELO_START = 1000.0
-ELO_K = 32.0
-RANKED_AFTER = 3
 
 
 @dataclass
@@ -370,32 +367,14 @@ class AsyncPlay:
         return out
 
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
-        """Per game type: games, wins and average score, in this server and everywhere."""
-        out: dict[str, dict[str, Any]] = {}
-        for row in await self.store.finished():
-            seat = row.seat_of(user_id)
-            if seat is None or not row.result:
-                continue
-            for scope in ("global", "server") if row.guild_id == guild_id else ("global",):
-                entry = out.setdefault(f"{scope}:{row.game_id}",
-                                       {"games": 0, "wins": 0, "points": 0})
-                entry["games"] += 1
-                entry["wins"] += seat in row.result["ranking"][0]
-                entry["points"] += row.result["totals"][seat]
-        for entry in out.values():
-            entry["average"] = round(entry["points"] / entry["games"], 1)
-        return out
+        """Per game type: games, wins and average score, in this server and everywhere (kept
+        rows: see session/standings.py)."""
+        return await self.sessions.standings.stats(user_id, guild_id)
 
-    async def ratings(self, game_id: str) -> dict[int, tuple[float, int]]:
-        """Elo per user for one game type, recomputed from every finished game in order."""
-        return elo_ratings(await self.store.finished(game_id))
-
-    async def leaderboard(self, game_id: str, limit: int = 10) -> list[tuple[int, float, int]]:
-        """(user, rating, games) best first; players with fewer than RANKED_AFTER games are
-        not ranked, so one lucky game does not top the table."""
-        ratings = await self.ratings(game_id)
-        ranked = [(u, r, g) for u, (r, g) in ratings.items() if g >= RANKED_AFTER]
-        return sorted(ranked, key=lambda x: (-x[1], -x[2], x[0]))[:limit]
+    async def leaderboard(self, game_id: str, guild_id: int | None = None,
+                          limit: int = 10) -> list[tuple[int, float, int]]:
+        """(user, rating, rated games) best first, in one server or (None) everywhere."""
+        return await self.sessions.standings.leaderboard(game_id, guild_id, limit)
 
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
@@ -453,31 +432,3 @@ def parse_quiet(text: str) -> tuple[int | None, int | None]:
     if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
         raise SessionError("error.bad_quiet", f"bad quiet hours {text!r}", quiet=text)
     return start, end
-
-
-def elo_ratings(rows: list[SessionRow]) -> dict[int, tuple[float, int]]:
-    """Multiplayer Elo: each finished game is a round robin of pairwise results between its
-    human players (a better place wins, a shared place draws), K split over opponents."""
-    ratings: dict[int, float] = {}
-    games: dict[int, int] = {}
-    for row in rows:
-        if not row.result:
-            continue
-        place = {seat: p for p, group in enumerate(row.result["ranking"]) for seat in group}
-        humans = [(s.user_id, s.seat) for s in row.seats if s.user_id is not None]
-        if len(humans) < 2:
-            continue
-        deltas = {u: 0.0 for u, _ in humans}
-        k = ELO_K / (len(humans) - 1)
-        for u, a in humans:
-            for v, b in humans:
-                if u == v:
-                    continue
-                ra, rb = ratings.get(u, ELO_START), ratings.get(v, ELO_START)
-                expected = 1 / (1 + 10 ** ((rb - ra) / 400))
-                score = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
-                deltas[u] += k * (score - expected)
-        for u, _ in humans:
-            ratings[u] = ratings.get(u, ELO_START) + deltas[u]
-            games[u] = games.get(u, 0) + 1
-    return {u: (round(r, 1), games[u]) for u, r in ratings.items()}

@@ -33,6 +33,7 @@ from session.clocks import (
     turn_starts,
 )
 from session.errors import SessionError
+from session.standings import Standings
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,7 @@ class Sessions:
         self.idle_after = idle_after
         self.db = db
         self.store = Store(db)
+        self.standings = Standings(db)
         self.clock = clock
         self.seed_source = seed_source
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -343,6 +345,8 @@ class Sessions:
             reveals=reveals, kind=kind, extra=extra,
             clocks_before=[[x.seat, x.bank, x.running_since] for x in row.seats],
         )
+        if over:
+            await self.standings.record(row.id, self._now())
         if not game.meta.hidden_information:
             # in games with secrets a move may be one (a hidden pick): only the engine's
             # public events describe those
@@ -471,7 +475,8 @@ class Sessions:
             if row.status == "active":
                 game = engines.get(row.game_id)
                 result = self.result(game, await self.state(row))
-            await self.store.end(row.id, "abandoned", result, self._now())
+            await self.store.end(row.id, "abandoned", result, self._now(), ended_by=user_id)
+            await self.standings.record(row.id, self._now())
             by = next((s.name for s in row.seats if s.user_id == user_id), str(user_id))
             return Outcome(await self.session(row.id),
                            [Notice("notice.abandoned", {"game": row.game_id, "player": by})])

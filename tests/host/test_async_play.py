@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from db import Database
-from session.async_play import AsyncPlay, elo_ratings, parse_quiet
+from session.async_play import AsyncPlay, parse_quiet
 from session.clocks import DAY, Pace, Quiet, parse_pace, reminder_times, turn_starts
 from session.errors import SessionError
 from session.service import Sessions
@@ -286,44 +286,6 @@ async def test_mine_lists_my_games_across_channels(sessions):
     assert [m["session"].channel_id for m in mine] == [CH, CH + 1]
     assert sum(m["my_turn"] for m in mine) <= 1
     assert await play.mine(12345) == []
-
-
-def _finished(user_places: list[list[int]]):
-    from db.store import SeatRow, SessionRow
-
-    rows = []
-    for i, ranking in enumerate(user_places):
-        users = [u for group in ranking for u in group]
-        seats = [SeatRow(n, u, f"U{u}") for n, u in enumerate(sorted(users))]
-        seat_of = {s.user_id: s.seat for s in seats}
-        rows.append(SessionRow(
-            id=i, guild_id=1, channel_id=1, game_id="kingdomino", status="finished",
-            creator_id=1, players=len(seats), options={}, seed=0, state_json=None, version=0,
-            lang="en", turn_message_id=None,
-            result={"ranking": [[seat_of[u] for u in g] for g in ranking],
-                    "totals": [0] * len(seats)},
-            created_at="", updated_at="", finished_at=str(i), seats=seats))
-    return rows
-
-
-def test_elo_rewards_wins_and_shares_draws():
-    ratings = elo_ratings(_finished([[[1], [2]]]))
-    assert ratings[1][0] == 1016.0 and ratings[2][0] == 984.0
-    assert elo_ratings(_finished([[[1, 2]]])) == {1: (1000.0, 1), 2: (1000.0, 1)}
-    three = elo_ratings(_finished([[[1], [2], [3]]]))
-    assert three[1][0] > three[2][0] == 1000.0 > three[3][0]
-
-
-async def test_leaderboard_does_not_rank_one_game_players(sessions, monkeypatch):
-    play = AsyncPlay(sessions)
-    games = _finished([[[1], [2]]] * 3 + [[[3], [1]]])
-
-    async def finished(game_id=None):
-        return games
-
-    monkeypatch.setattr(sessions.store, "finished", finished)
-    board = await play.leaderboard("kingdomino")
-    assert [u for u, _, _ in board] == [1, 2]  # user 3 won their only game but is not ranked
 
 
 async def test_public_log_never_shows_secret_picks(sessions):
