@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -42,10 +42,21 @@ class TimerEvent:
     timer_id: int | None = None  # the timer that fired (None: found at start-up)
 
 
+#: a timer of another process's shard is fired here when that long overdue (its process is down)
+OWNER_GRACE = timedelta(seconds=30)
+#: how often to look again while a due timer waits for its own process
+OWNER_POLL = 1.0
+
+
 class AsyncPlay:
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
         self.store = sessions.store
+        #: whether this process serves a guild's timers and start-up recovery (sharding: the
+        #: process that runs the guild's shard; see bot.py)
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
+        #: a due timer was left to its owner in the last pass (so the loop must not spin on it)
+        self.left_to_owner = False
 
     # --- undo --------------------------------------------------------------------------
     async def undo(self, session_id: int, user_id: int) -> Outcome:
@@ -219,7 +230,15 @@ class AsyncPlay:
         s = self.sessions
         now = s._now()
         events: list[TimerEvent] = []
+        self.left_to_owner = False
         for timer in await self.store.due_timers(now):
+            overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
+            if overdue < OWNER_GRACE and not self.owns(
+                    (await s.session(timer["session_id"])).guild_id):
+                # another process's shard: its dispatcher fires it, unless that process seems
+                # down (the claim below keeps a timer from firing twice either way)
+                self.left_to_owner = True
+                continue
             async with s._locks[timer["session_id"]]:
                 claimed = await self.store.run([(
                     "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
@@ -284,7 +303,7 @@ class AsyncPlay:
         s = self.sessions
         events: list[TimerEvent] = []
         for row in await self.store.open_sessions():
-            if row.status != "active":
+            if row.status != "active" or not self.owns(row.guild_id):
                 continue
             async with s._locks[row.id]:
                 row = await s.session(row.id)
@@ -325,6 +344,8 @@ class AsyncPlay:
             if nxt:
                 wait = max(0.0, min(poll, (datetime.fromisoformat(nxt) - self.sessions.clock())
                                     .total_seconds()))
+            if self.left_to_owner:
+                wait = max(wait, OWNER_POLL)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=wait or 0.05)
 

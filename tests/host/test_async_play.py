@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from db import Database
-from session.async_play import AsyncPlay, parse_quiet
+from session.async_play import OWNER_GRACE, AsyncPlay, parse_quiet
 from session.clocks import DAY, Pace, Quiet, parse_pace, reminder_times, turn_starts
 from session.errors import SessionError
 from session.service import Sessions
@@ -432,3 +432,21 @@ async def test_undo_puts_every_clock_back_and_takes_back_the_next_players_top_up
         assert (now.bank, now.running_since) == (was.bank, was.running_since)
     timers = await sessions.store.pending_timers(row.id)
     assert {t["seat"] for t in timers if t["kind"] == "timeout"} == {seat}
+
+
+async def test_another_shards_timers_wait_for_its_process_unless_it_seems_down(sessions, clock):
+    """Sharding: each process fires the timers of its own guilds; a timer left that long
+    overdue (its process is down) is fired by any process, still exactly once."""
+    mine, theirs = AsyncPlay(sessions), AsyncPlay(sessions)
+    mine.owns = lambda guild_id: guild_id != 1
+    theirs.owns = lambda guild_id: guild_id == 1
+    await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="A",
+                       players=2, pace="realtime:10")
+    await sessions.join(CH, 2, "B")
+    clock.advance(minutes=5, seconds=1)  # the halfway reminders are due
+    assert await mine.fire_due() == [] and mine.left_to_owner
+    assert await mine.recover() == []  # start-up recovery too is the owner's
+    clock.advance(seconds=OWNER_GRACE.total_seconds() + 1)
+    taken_over = await mine.fire_due()
+    assert [e.kind for e in taken_over] == ["remind"] and not mine.left_to_owner
+    assert await theirs.fire_due() == []  # claimed: never twice
