@@ -463,6 +463,15 @@ class Discord:
         self.locales[user_id] = locale
         return user_id
 
+    def dm_channel(self, user_id: int) -> int:
+        """The DM channel between the bot and a user (opened on first use)."""
+        channel = next((c for c in self.channels.values() if c.type == 1 and c.recipient == user_id),
+                       None)
+        if channel is None:
+            channel = Channel(self.snowflake(), 1, recipient=user_id)
+            self.channels[channel.id] = channel
+        return channel.id
+
     def user_payload(self, user_id: int) -> dict[str, Any]:
         return self.users.get(user_id) or {"id": str(user_id), "username": f"user{user_id}",
                                            "global_name": None, "discriminator": "0", "avatar": None}
@@ -987,12 +996,7 @@ class Discord:
             raise HTTPError(400, 50035, "Invalid Form Body", ["recipient_id"])
         if self.faults.closed_dms.get(user_id) == "create":
             raise HTTPError(403, 50007, "Cannot send messages to this user")
-        channel = next((c for c in self.channels.values() if c.type == 1 and c.recipient == user_id),
-                       None)
-        if channel is None:
-            channel = Channel(self.snowflake(), 1, recipient=user_id)
-            self.channels[channel.id] = channel
-        return 200, channel.payload(self)
+        return 200, self.channels[self.dm_channel(user_id)].payload(self)
 
     # --- interactions --------------------------------------------------------------------
     def _interaction(self, token: str) -> Interaction:
