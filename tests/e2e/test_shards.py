@@ -3,13 +3,22 @@ websocket client), then the real bot as two processes, shards 0 and 1, on one da
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import random
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.standin.server import APP_COMMAND, Discord, shard_of
+from tests.e2e.helpers import assert_no_violations, open_game, read_session
+from tests.e2e.test_crash import move_or_retry
+from tests.standin.botproc import BotProcess
+from tests.standin.server import APP_COMMAND, Discord, Message, shard_of
+from tests.standin.users import Player, Refused, Table, answer
 
 
 class RawShard:
@@ -98,3 +107,119 @@ async def test_a_wrong_shard_is_refused_as_discord_does(two_guilds, shard, code)
     async with RawShard(discord, shard) as raw:
         assert await raw.next_event() == code
     assert discord.shard_sessions == {}
+
+
+# --- the real bot as two shard processes -----------------------------------------------------
+PACE = "realtime:0.5"  # 30 s a move: the reminder comes after 15 s
+SLOW = 60.0  # generous waits: bot starts on a busy 2-core machine
+
+
+def reminders(table: Table) -> list[Message]:
+    return [m for m in table.public() if m.content.startswith("⏰") and "your move" in m.content]
+
+
+def fired_reminder_timers(db_path: Path, channel: int) -> int:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            "SELECT COUNT(*) FROM timers t JOIN sessions s ON s.id = t.session_id"
+            " WHERE s.channel_id = ? AND t.kind IN ('remind', 'last_call')"
+            " AND t.fired_at IS NOT NULL", (channel,)).fetchone()[0]
+    finally:
+        conn.close()
+
+
+async def test_two_shard_processes_on_one_database_survive_a_kill(two_guilds, tmp_path):
+    """Shards 0 and 1 as two processes on one SQLite file: games in a guild of each shard,
+    Bunny Kingdom hands played from DMs (which arrive on shard 0 although the game's guild is
+    on shard 1), a timed game whose reminders the owning process sends; shard 1's process is
+    killed with -9 in the middle of a move and restarted. Every acknowledged move is in the
+    log, every stored state is the replay of its log, and no reminder was sent twice."""
+    discord, guilds, (channel0, channel1) = two_guilds
+    discord.required_shards = 2
+    timed_channel = discord.add_channel("timed", guild_id=guilds[1])
+    db_path = tmp_path / "stolik.sqlite3"
+    common = {"extra_env": {"STOLIK_GUILD": "", "STOLIK_RENDER_WORKERS": "0"}, "shard_count": 2}
+    zero = BotProcess(discord, db_path, tmp_path, log_name="shard0.log", shard_ids=[0], **common)
+    one = BotProcess(discord, db_path, tmp_path, log_name="shard1.log", shard_ids=[1], **common)
+    await zero.start(SLOW)  # shard 0 syncs the commands
+    await one.start(SLOW)
+    try:
+        await play_with_a_kill(discord, one, db_path, channel0, channel1, timed_channel)
+    finally:
+        await one.stop()
+        await zero.stop()
+    for process in (zero, one):
+        assert "Traceback" not in process.log_text(), process.log_tail(60)
+
+
+async def play_with_a_kill(discord: Discord, one: BotProcess, db_path: Path, channel0: int,
+                           channel1: int, timed_channel: int) -> None:
+    rng = random.Random(5)
+    plain = Table(discord, channel0, [Player(discord, "Ala"), Player(discord, "Bo")],
+                  random.Random(1))
+    hidden = Table(discord, channel1, [Player(discord, "Cy"), Player(discord, "Di")],
+                   random.Random(2))
+    timed = Table(discord, timed_channel, [Player(discord, "Ed"), Player(discord, "Fi")],
+                  random.Random(3))
+    timed.repaired = 0
+    await open_game(plain, "kingdomino", timeout=SLOW)
+    await open_game(hidden, "bunny_kingdom", timeout=SLOW)
+    creator, other = timed.players
+    inter = await creator.command(timed_channel, "game new", game="kingdomino", players=2,
+                                  pace=PACE)
+    await answer(discord, inter, SLOW)
+    await answer(discord, await other.command(timed_channel, "game join"), SLOW)
+    await discord.wait_for(lambda: timed.turn_message(), SLOW, "the timed game's first board")
+    acknowledged: dict[int, list[tuple[int, str]]] = {channel0: [], channel1: [],
+                                                      timed_channel: []}
+
+    async def move(table: Table, secret: bool) -> None:
+        made = await table.make_move(table.rng.choice(table.movers()), secret, timeout=SLOW)
+        acknowledged[table.channel_id].append((made.player.id, made.code))
+
+    for _ in range(4):
+        await move(plain, False)
+        await move(hidden, True)  # from a DM: shard 0's process, for a game on shard 1
+    # shard 1's process reminds the timed game's player
+    await discord.wait_for(lambda: reminders(timed), SLOW, "the first reminder")
+    await move(timed, False)
+
+    # kill -9 shard 1's process somewhere in a move of the timed game
+    board = timed.turn_message()
+    mover = timed.rng.choice(timed.movers())
+    task = asyncio.ensure_future(timed.make_move(mover, False, timeout=SLOW))
+    await asyncio.sleep(rng.uniform(0.0, 0.3))
+    one.kill()
+    await one.wait_dead()
+    with contextlib.suppress(Refused, TimeoutError, AssertionError):
+        made = await asyncio.wait_for(task, 0.3)
+        acknowledged[timed_channel].append((made.player.id, made.code))
+    task.cancel()
+    # shard 1 is down: DMs still reach shard 0, which plays the hands of shard 1's game and
+    # posts its board in shard 1's guild
+    await move(hidden, True)  # acknowledged: the board in shard 1's guild changed
+    assert not one.alive()
+    await move(plain, False)
+
+    await one.start(SLOW)
+    await move_or_retry(timed, timed.rng.choice(timed.movers()))
+    acknowledged[timed_channel].append((timed.moves[-1].player.id, timed.moves[-1].code))
+    reminded = len(reminders(timed))
+    # the restarted process sends the next reminder itself
+    await discord.wait_for(lambda: len(reminders(timed)) > reminded, SLOW, "a reminder after the restart")
+    await move(timed, False)
+    for _ in range(2):
+        await move(plain, False)
+        await move(hidden, True)
+    del board
+
+    for table in (plain, hidden, timed):
+        stored = read_session(db_path, table.channel_id)
+        logged = iter((user_id, code) for _, _, user_id, code in stored.actions)
+        missing = [m for m in acknowledged[table.channel_id] if m not in logged]
+        assert not missing, f"acknowledged moves lost in {table.channel_id}: {missing}"
+        assert stored.replay()[-1] == stored.state
+    # every reminder the timers table shows fired was sent once, by one process
+    assert len(reminders(timed)) == fired_reminder_timers(db_path, timed_channel) >= 2
+    assert_no_violations(discord)
