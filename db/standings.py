@@ -78,29 +78,29 @@ class StandingsStore:
     async def record(self, session_id: int, now: str, judge: Judge, rate: Rate) -> bool:
         """Count an ended game in its players' standings, in one transaction; False when it
         was counted before (or is not over). Raises :class:`RatingRace` to be retried."""
-        async with self.db.transaction() as conn:
-            row = await (await conn.execute(
+        async with self.db.transaction() as tx:
+            row = await tx.fetchone(
                 "SELECT id, guild_id, game_id, status, result, ended_by FROM sessions"
-                " WHERE id = ? AND status IN ('finished', 'abandoned')", (session_id,))).fetchone()
+                " WHERE id = ? AND status IN ('finished', 'abandoned')", (session_id,))
             if row is None:
                 return False
-            seats = await (await conn.execute(
+            seats = await tx.fetchall(
                 "SELECT seat, user_id FROM seats WHERE session_id = ? AND user_id IS NOT NULL",
-                (session_id,))).fetchall()
+                (session_id,))
             game = EndedGame(row[0], row[1], row[2], row[3],
                              json.loads(row[4]) if row[4] else None, row[5],
                              {s[0]: s[1] for s in seats})
             results = judge(game)
-            claimed = await conn.execute(
+            claimed = await tx.execute(
                 "INSERT INTO game_results (session_id, counted, recorded_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (session_id) DO NOTHING",
                 (session_id, int(results is not None), now))
-            if claimed.rowcount != 1 or results is None:
+            if claimed != 1 or results is None:
                 return False
             scopes = [EVERYWHERE] + ([game.guild_id] if game.guild_id else [])
             for scope in scopes:
                 for r in results:
-                    await conn.execute(
+                    await tx.execute(
                         "INSERT INTO standings (user_id, scope, game_id, games, wins, abandoned,"
                         " scored, points) VALUES (?, ?, ?, 1, ?, ?, ?, ?)"
                         " ON CONFLICT (user_id, scope, game_id) DO UPDATE SET"
@@ -114,19 +114,18 @@ class StandingsStore:
                     continue  # a rating measures people against people
                 before = []
                 for r in results:
-                    cur = await conn.execute(
+                    mu, sigma, rated = await tx.fetchone(
                         "SELECT mu, sigma, rated FROM standings"
                         " WHERE user_id = ? AND scope = ? AND game_id = ?",
                         (r.user_id, scope, game.game_id))
-                    mu, sigma, rated = await cur.fetchone()
                     before.append((r.user_id, r.place, Rating(mu, sigma, rated)))
                 for user_id, (mu, sigma, rating) in rate(before).items():
                     rated = next(b[2].rated for b in before if b[0] == user_id)
-                    cur = await conn.execute(
+                    changed = await tx.execute(
                         "UPDATE standings SET mu = ?, sigma = ?, rating = ?, rated = rated + 1"
                         " WHERE user_id = ? AND scope = ? AND game_id = ? AND rated = ?",
                         (mu, sigma, rating, user_id, scope, game.game_id, rated))
-                    if cur.rowcount != 1:
+                    if changed != 1:
                         raise RatingRace(session_id)
         return True
 

@@ -13,6 +13,7 @@ from session.service import Sessions
 from session.standings import RANKED_AFTER, Standings, judge, rate
 
 GUILD, OTHER_GUILD = 111, 222
+BACKENDS = "both"  # SQLite and PostgreSQL (tests/host/conftest.py)
 
 
 async def play_toy(sessions: Sessions, channel: int, users: list[int | None], picks: list[int],
@@ -141,8 +142,9 @@ async def test_catch_up_counts_a_game_a_stop_left_uncounted(sessions, monkeypatc
 async def test_two_processes_counting_the_same_games_count_each_once(sessions, db_path):
     """Two connections to one file stand for two bot processes catching up at once."""
     ended = [await play_toy(sessions, c, [1, 2], [2, 1]) for c in range(1, 4)]
-    await sessions.db.conn.execute("DELETE FROM game_results")
-    await sessions.db.conn.execute("DELETE FROM standings")
+    async with sessions.db.transaction() as tx:
+        await tx.execute("DELETE FROM game_results")
+        await tx.execute("DELETE FROM standings")
     async with Database(db_path) as a, Database(db_path) as b:
         first, second = Standings(a), Standings(b)
         counted = await asyncio.gather(*(s.record(row.id, "now") for row in ended
