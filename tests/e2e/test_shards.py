@@ -169,6 +169,7 @@ async def play_with_a_kill(discord: Discord, one: BotProcess, db_path: Path, cha
     inter = await creator.command(timed_channel, "game new", game="kingdomino", players=2,
                                   pace=PACE)
     await answer(discord, inter, SLOW)
+    await discord.wait_for(lambda: timed.lobby_message(), SLOW, "the timed game's lobby")
     await answer(discord, await other.command(timed_channel, "game join"), SLOW)
     await discord.wait_for(lambda: timed.turn_message(), SLOW, "the timed game's first board")
     acknowledged: dict[int, list[tuple[int, str]]] = {channel0: [], channel1: [],
