@@ -20,7 +20,8 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 class BotProcess:
     """Start, kill -9 and restart ``bot.py``; read its CPU time and memory from /proc."""
 
-    def __init__(self, discord: Discord, db_path: Path, workdir: Path, *, log_name: str = "bot.log",
+    def __init__(self, discord: Discord, db_path: Path | str, workdir: Path, *,
+                 log_name: str = "bot.log",
                  extra_env: dict[str, str] | None = None, shard_ids: list[int] | None = None,
                  shard_count: int | None = None) -> None:
         """``shard_ids`` of ``shard_count``: this process runs those shards only (sharding)."""
