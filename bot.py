@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
 DEFAULT_DB = "stolik.sqlite3"
@@ -155,9 +156,12 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
                 await self.db.close()
 
     # nothing pings unless a message says so (turn starts, reminders: see cogs/host.py)
+    # unset: every shard in this process (discord.py asks Discord for the count)
+    shards: dict[str, Any] = {"shard_count": shard_count}
+    if shard_ids is not None:
+        shards["shard_ids"] = shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                     allowed_mentions=discord.AllowedMentions.none(),
-                     shard_count=shard_count, shard_ids=shard_ids)
+                     allowed_mentions=discord.AllowedMentions.none(), **shards)
 
 
 def main(argv: list[str] | None = None) -> int:

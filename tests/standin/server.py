@@ -553,7 +553,7 @@ class Discord:
         return ws
 
     async def _gateway_op(self, conn: GatewayConn, msg: dict[str, Any]) -> None:
-        op, data = msg.get("op"), msg.get("d")
+        op, data = msg.get("op"), msg.get("d") or {}
         if op == 1:  # heartbeat
             conn.heartbeats.append(time.monotonic())
             await conn.ws.send_json({"op": 11, "d": None, "s": None, "t": None})
