@@ -7,14 +7,14 @@ import asyncio
 import contextlib
 import json
 import random
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.e2e.helpers import assert_no_violations, open_game, read_session
+from db import Database
+from tests.e2e.helpers import Stored, assert_no_violations, open_game
 from tests.e2e.test_crash import move_or_retry
 from tests.standin.botproc import BotProcess
 from tests.standin.server import APP_COMMAND, Discord, Message, shard_of
@@ -118,18 +118,44 @@ def reminders(table: Table) -> list[Message]:
     return [m for m in table.public() if m.content.startswith("⏰") and "your move" in m.content]
 
 
-def fired_reminder_timers(db_path: Path, channel: int) -> int:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        return conn.execute(
+async def fired_reminder_timers(target: Path | str, channel: int) -> int:
+    async with Database(target) as db:
+        row = await db.fetchone(
             "SELECT COUNT(*) FROM timers t JOIN sessions s ON s.id = t.session_id"
             " WHERE s.channel_id = ? AND t.kind IN ('remind', 'last_call')"
-            " AND t.fired_at IS NOT NULL", (channel,)).fetchone()[0]
-    finally:
-        conn.close()
+            " AND t.fired_at IS NOT NULL", (channel,))
+        return int(row[0])
 
 
-async def test_two_shard_processes_on_one_database_survive_a_kill(two_guilds, tmp_path):
+async def read_stored(target: Path | str, channel: int) -> Stored:
+    """The channel's newest game as the database holds it (SQLite file or PostgreSQL)."""
+    async with Database(target) as db:
+        row = await db.fetchone("SELECT * FROM sessions WHERE channel_id = ? ORDER BY id DESC"
+                                " LIMIT 1", (channel,))
+        assert row is not None, f"no session in channel {channel}"
+        seats = await db.fetchall("SELECT user_id, name FROM seats WHERE session_id = ?"
+                                  " ORDER BY seat", (row["id"],))
+        actions = await db.fetchall("SELECT n, seat, user_id, code FROM actions WHERE"
+                                    " session_id = ? AND undone_version IS NULL ORDER BY n",
+                                    (row["id"],))
+    return Stored(row["id"], row["game_id"], row["status"], row["seed"], row["players"],
+                  json.loads(row["options"]), row["version"], row["lang"],
+                  json.loads(row["state"]) if row["state"] else None,
+                  json.loads(row["result"]) if row["result"] else None,
+                  [x["name"] for x in seats], [x["user_id"] for x in seats],
+                  [(a["n"], a["seat"], a["user_id"], a["code"]) for a in actions])
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def shared_db(request, tmp_path) -> Path | str:
+    """The one database both processes use: a SQLite file, or a PostgreSQL database."""
+    if request.param == "postgres":
+        return request.getfixturevalue("postgres_url")
+    return tmp_path / "stolik.sqlite3"
+
+
+async def test_two_shard_processes_on_one_database_survive_a_kill(two_guilds, tmp_path,
+                                                                  shared_db):
     """Shards 0 and 1 as two processes on one SQLite file: games in a guild of each shard,
     Bunny Kingdom hands played from DMs (which arrive on shard 0 although the game's guild is
     on shard 1), a timed game whose reminders the owning process sends; shard 1's process is
@@ -138,7 +164,7 @@ async def test_two_shard_processes_on_one_database_survive_a_kill(two_guilds, tm
     discord, guilds, (channel0, channel1) = two_guilds
     discord.required_shards = 2
     timed_channel = discord.add_channel("timed", guild_id=guilds[1])
-    db_path = tmp_path / "stolik.sqlite3"
+    db_path = shared_db
     common = {"extra_env": {"STOLIK_GUILD": "", "STOLIK_RENDER_WORKERS": "0"}, "shard_count": 2}
     zero = BotProcess(discord, db_path, tmp_path, log_name="shard0.log", shard_ids=[0], **common)
     one = BotProcess(discord, db_path, tmp_path, log_name="shard1.log", shard_ids=[1], **common)
@@ -153,7 +179,7 @@ async def test_two_shard_processes_on_one_database_survive_a_kill(two_guilds, tm
         assert "Traceback" not in process.log_text(), process.log_tail(60)
 
 
-async def play_with_a_kill(discord: Discord, one: BotProcess, db_path: Path, channel0: int,
+async def play_with_a_kill(discord: Discord, one: BotProcess, db_path: Path | str, channel0: int,
                            channel1: int, timed_channel: int) -> None:
     rng = random.Random(5)
     plain = Table(discord, channel0, [Player(discord, "Ala"), Player(discord, "Bo")],
@@ -216,11 +242,11 @@ async def play_with_a_kill(discord: Discord, one: BotProcess, db_path: Path, cha
     del board
 
     for table in (plain, hidden, timed):
-        stored = read_session(db_path, table.channel_id)
+        stored = await read_stored(db_path, table.channel_id)
         logged = iter((user_id, code) for _, _, user_id, code in stored.actions)
         missing = [m for m in acknowledged[table.channel_id] if m not in logged]
         assert not missing, f"acknowledged moves lost in {table.channel_id}: {missing}"
         assert stored.replay()[-1] == stored.state
     # every reminder the timers table shows fired was sent once, by one process
-    assert len(reminders(timed)) == fired_reminder_timers(db_path, timed_channel) >= 2
+    assert len(reminders(timed)) == await fired_reminder_timers(db_path, timed_channel) >= 2
     assert_no_violations(discord)

@@ -151,3 +151,23 @@ async def test_two_processes_counting_the_same_games_count_each_once(sessions, d
                                          for s in (first, second)))
     assert sum(counted) == len(ended)
     assert (await sessions.standings.stats(1, GUILD))["global:toy"]["games"] == len(ended)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "uk"])
+def test_stats_and_leaderboard_texts_in_every_language(lang):
+    from session import present
+    from session.i18n import catalog, t
+
+    keys = [k for k in catalog("en") if k.startswith("ui.standings_")
+            or k.startswith("cmd.game leaderboard.everywhere")]
+    assert len(keys) >= 9 and all(k in catalog(lang) for k in keys)
+    board = present.leaderboard_text("kingdomino", [(1, 12.345, 4), (2, -0.5, 3)], lang)
+    assert "<@1>" in board and "12.3" in board and "-0.5" in board
+    assert board.splitlines()[0] == t(lang, "ui.standings_title_server",
+                                              game=t(lang, "game.kingdomino"))
+    everywhere = present.leaderboard_text("kingdomino", [], lang, everywhere=True)
+    assert everywhere == t(lang, "ui.standings_empty_everywhere",
+                                   game=t(lang, "game.kingdomino"))
+    stats = present.stats_text("Ala", {"server:kingdomino": {
+        "games": 5, "wins": 2, "abandoned": 1, "average": 41.5, "rating": 3.2}}, lang)
+    assert "41.5" in stats and "3.2" in stats and "{" not in stats
