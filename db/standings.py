@@ -97,6 +97,9 @@ class StandingsStore:
                 (session_id, int(results is not None), now))
             if claimed != 1 or results is None:
                 return False
+            # rows in one order (scope, then user) in every transaction: two games counted side
+            # by side on PostgreSQL wait for each other instead of deadlocking
+            results = sorted(results, key=lambda r: r.user_id)
             scopes = [EVERYWHERE] + ([game.guild_id] if game.guild_id else [])
             for scope in scopes:
                 for r in results:

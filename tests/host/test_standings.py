@@ -151,6 +151,26 @@ async def test_two_processes_counting_the_same_games_count_each_once(sessions, d
                                          for s in (first, second)))
     assert sum(counted) == len(ended)
     assert (await sessions.standings.stats(1, GUILD))["global:toy"]["games"] == len(ended)
+    # no rating update was lost to the other "process": each player was rated once per game
+    for scope in (GUILD, None):
+        board = await sessions.standings.leaderboard("toy", scope)
+        assert sorted((u, rated) for u, _, rated in board) == [(1, 3), (2, 3)]
+
+
+async def test_games_of_one_player_counted_side_by_side_each_count(sessions, db_path):
+    """Different games sharing players, counted at once from two connections (on PostgreSQL
+    the transactions overlap: the rating guard makes the later one count again)."""
+    ended = [await play_toy(sessions, c, [1 + c % 2, 2 - c % 2, 3], [2, 1, 1])
+             for c in range(1, 7)]
+    async with sessions.db.transaction() as tx:
+        await tx.execute("DELETE FROM game_results")
+        await tx.execute("DELETE FROM standings")
+    async with Database(db_path) as a, Database(db_path) as b:
+        counted = await asyncio.gather(*(Standings(a if n % 2 else b).record(row.id, "now")
+                                         for n, row in enumerate(ended)))
+    assert all(counted)
+    board = await sessions.standings.leaderboard("toy", None)
+    assert sorted((u, rated) for u, _, rated in board) == [(1, 6), (2, 6), (3, 6)]
 
 
 @pytest.mark.parametrize("lang", ["en", "pl", "uk"])
@@ -171,3 +191,22 @@ def test_stats_and_leaderboard_texts_in_every_language(lang):
     stats = present.stats_text("Ala", {"server:kingdomino": {
         "games": 5, "wins": 2, "abandoned": 1, "average": 41.5, "rating": 3.2}}, lang)
     assert "41.5" in stats and "3.2" in stats and "{" not in stats
+
+
+async def test_a_game_whose_player_was_rated_meanwhile_is_counted_again(sessions, monkeypatch):
+    from db.standings import RatingRace
+
+    store = sessions.standings.store
+    real, attempts = store.record, []
+
+    async def raced_once(session_id, now, judge_, rate_):
+        attempts.append(session_id)
+        if len(attempts) == 1:
+            raise RatingRace(session_id)  # what the guard raises after rolling back
+        return await real(session_id, now, judge_, rate_)
+
+    monkeypatch.setattr(store, "record", raced_once)
+    row = await play_toy(sessions, 1, [1, 2], [2, 1])
+    assert attempts == [row.id, row.id]
+    assert (await sessions.standings.stats(1, GUILD))["global:toy"]["games"] == 1
+
