@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -227,7 +228,7 @@ class Store:
             )
 
     async def start(self, session_id: int, players: int, state_json: str, now: str,
-                    extra: list[Statement] = ()) -> None:
+                    extra: Sequence[Statement] = ()) -> None:
         async with self.db.transaction() as conn:
             started = await conn.execute(
                 "UPDATE sessions SET status = 'active', players = ?, state = ?, version = 0,"
@@ -242,7 +243,7 @@ class Store:
     async def record_action(
         self, *, session_id: int, version: int, seat: int, user_id: int | None, code: str,
         state_json: str, finished: bool, result: dict[str, Any] | None, now: str,
-        reveals: bool = False, kind: str = "move", extra: list[Statement] = (),
+        reveals: bool = False, kind: str = "move", extra: Sequence[Statement] = (),
         clocks_before: list[list[Any]] | None = None,
     ) -> None:
         """Append the action and store the new state (version + 1) in ONE transaction, with
@@ -274,7 +275,7 @@ class Store:
                 await conn.execute(sql, params)
 
     async def undo(self, *, session_id: int, n: int, version: int, state_json: str, now: str,
-                   extra: list[Statement] = ()) -> None:
+                   extra: Sequence[Statement] = ()) -> None:
         """Mark action ``n`` undone (kept in the log) and store the state before it."""
         async with self.db.transaction() as conn:
             changed = await conn.execute(

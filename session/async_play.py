@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
-from db.database import StaleVersion
+from db.database import StaleVersion, StoreError
 from db.store import SessionRow
 from engines.base import GameError
 from session.clocks import Pace, check_zone, deadline, spent, turn_starts
@@ -379,7 +379,11 @@ class AsyncPlay:
                 pending = []
             except Exception:
                 log.exception("timer dispatch failed")
-            nxt = await self.store.next_timer_due()
+            try:
+                nxt = await self.store.next_timer_due()
+            except StoreError as exc:  # the database is away: try again at the next poll
+                log.error("timer dispatch: %s", exc)
+                nxt = None
             wait = poll
             if nxt:
                 wait = max(0.0, min(poll, (datetime.fromisoformat(nxt) - self.sessions.clock())

@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL server for the tests: ``initdb`` in a temporary folder, a unix
 socket in that folder (no TCP port to collide on), run as the ``postgres`` system user when
 the tests run as root (PostgreSQL refuses root). One server per test session; each test gets
-a fresh database on it.
+a fresh, empty schema of its own (``search_path`` in its URL: as isolated as a new database for
+our unqualified SQL, and ~1 ms instead of the ~0.5-1 s a ``CREATE DATABASE`` takes); a test
+that changes database-wide settings asks for a whole database.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def find_bin(name: str) -> str | None:
 
 
 class PostgresServer:
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.fsync = fsync  # tests need no durability; benchmarks measure it
         self.root = Path(tempfile.mkdtemp(prefix="stolik-pg-"))
         self.data = self.root / "data"
         self.socket_dir = self.root
@@ -54,8 +57,8 @@ class PostgresServer:
             self._demote = demote
         self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses='' -c fsync=off"
-                   " -c max_connections=200")
+        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
+                   f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
         self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
         return self
@@ -63,14 +66,24 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}&port={PORT}"
 
-    def new_database(self) -> str:
-        """A fresh empty database; returns its URL."""
-        name = f"t{os.getpid()}_{next(self._names)}"
+    def _sql(self, sql: str) -> None:
         psql = find_bin("psql")
         assert psql is not None
         self._run(psql, "-h", str(self.socket_dir), "-p", str(PORT), "-U", "postgres", "-d",
-                  "postgres", "-q", "-c", f"CREATE DATABASE {name}")
+                  "postgres", "-q", "-c", sql)
+
+    def new_database(self) -> str:
+        """A fresh empty database; returns its URL."""
+        name = f"t{os.getpid()}_{next(self._names)}"
+        self._sql(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def new_schema(self) -> str:
+        """A fresh empty schema in the ``postgres`` database; returns a URL whose connections
+        use it (asyncpg passes unknown URL parameters on as server settings)."""
+        name = f"s{os.getpid()}_{next(self._names)}"
+        self._sql(f"CREATE SCHEMA {name}")
+        return self.url() + f"&search_path={name}"
 
     def stop(self) -> None:
         pg_ctl = find_bin("pg_ctl")
