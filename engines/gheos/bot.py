@@ -39,9 +39,11 @@ TOKEN_AT = 18
 #: ... or, with few turns or epochs left for the tokens in hand, this many
 HURRY_AT = 9
 #: the quick estimate's weight of the best rival's value, and of the best civilization
-#: still to be founded (0.8 rather than 0.4: shortlisting the placements that hurt the
-#: leader won 74-81 % against the old bot where 0.4 won 61-74 %, same seeds, 80-120 games)
-JUDGE_RIVAL_WEIGHT, FOUND_WEIGHT = 0.8, 0.6
+#: still to be founded. With two players 0.8 rather than 0.4: shortlisting the placements
+#: that hurt the only rival won 65-81 % against the old bot where 0.4 won 61-74 % (same
+#: seeds, 80-120 games); with more players hurting one rival helps the others, and 0.8 did
+#: no better there, so 0.4 stays
+JUDGE_RIVAL_WEIGHT, JUDGE_RIVAL_WEIGHT_2P, FOUND_WEIGHT = 0.4, 0.8, 0.6
 #: the easy level looks at a few placements and judges them roughly
 EASY_SAMPLE = 10
 EASY_NOISE = 3.0
@@ -95,7 +97,8 @@ def _worth(state: dict, region_of: dict[str, Region], followers: list[dict[str, 
             mine = v
         else:
             others = max(others, v)
-    return mine - JUDGE_RIVAL_WEIGHT * others
+    weight = JUDGE_RIVAL_WEIGHT_2P if len(followers) == 2 else JUDGE_RIVAL_WEIGHT
+    return mine - weight * others
 
 
 def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: str) -> str:
