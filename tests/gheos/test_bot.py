@@ -73,3 +73,25 @@ def test_a_crashing_bot_fails_loudly(monkeypatch):
     state = GAME.setup(2, {}, 1)
     with pytest.raises(RuntimeError, match="bot bug"):
         GAME.bot_action(state, GAME.to_act(state)[0], random.Random(0))
+
+
+def _normal_moves(players: int, seed: int, moves: int) -> list[str]:
+    state = GAME.setup(players, {}, seed)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < moves and not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        code = GAME.bot_action(state, seat, rng, "normal")
+        state, _ = GAME.apply(state, seat, code)
+        out.append(code)
+    return out
+
+
+def test_the_two_player_rival_weight_applies_to_two_players_only(monkeypatch):
+    """With two players the quick estimate weighs the only rival more (it won more against
+    the old bot); with three or more it keeps the lighter weight (hurting one rival helps
+    the others)."""
+    two, three = _normal_moves(2, 5, 40), _normal_moves(3, 5, 40)
+    monkeypatch.setattr(gheos_bot, "JUDGE_RIVAL_WEIGHT_2P", gheos_bot.JUDGE_RIVAL_WEIGHT)
+    assert _normal_moves(2, 5, 40) != two, "the two-player weight changes two-player play"
+    assert _normal_moves(3, 5, 40) == three, "... and nothing with three players"
