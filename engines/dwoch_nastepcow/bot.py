@@ -28,7 +28,6 @@ from engines.base import State
 from engines.dwoch_nastepcow import actions, rules, scoring
 from engines.dwoch_nastepcow.data import CRAFT_SHOPS
 from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
-from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import HAND_LIMIT, copy_state, opponent
 
 LEVELS = ("easy", "normal")
@@ -50,10 +49,6 @@ CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 #: promise of a rival building orthogonally next to an own Siege Tower (a second tower
 #: next to it destroys it), and of a Guild whose shop the bot may still build
 SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
-#: cost of leaving the rival one more tile it can reach and pay for
-DENY = 1.0
-#: least gain of a build made before taking
-BUILD_AT = 0.0
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
 
@@ -85,7 +80,7 @@ def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -
         "withdraw", [])
     if builds:
         gain, code = _best(state, seat, builds, rng)
-        if gain >= BUILD_AT:
+        if gain >= 0:
             better = _reposition(state, seat, troop_moves, gain, rng)
             return better if better is not None else code
 
@@ -221,24 +216,11 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
         else:
             have = rules.available_resources(after, seat)
             worth = -float(rules.shortfall(state["tiles"][tile_id]["cost"], have))
-        worth -= DENY * _rival_affordable(state, after, seat)
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
             best = candidate
     assert best is not None
     return best[2]
-
-
-def _rival_affordable(before: State, after: State, seat: int) -> int:
-    """Tiles the rival could reach and pay for if the turn ended after this take: the take
-    moves the royal shield, and so decides which tiles the rival reaches next. The tile
-    refilled into the shield's old slot is hidden (the top of the stack), so it is left out."""
-    rival = opponent(seat)
-    seen = copy_state(after)
-    seen["reserve"][before["shield"]] = None
-    have = rules.available_resources(seen, rival)
-    return sum(1 for t in tiles_in_reach(seen, rival)
-               if rules.shortfall(seen["tiles"][t]["cost"], have) == 0)
 
 
 def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> str | None:
