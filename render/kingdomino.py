@@ -21,9 +21,11 @@ from PIL import Image, ImageDraw
 from render.common import (
     INK,
     PAPER,
+    SEAT_COLOURS,
     column_label,
     draw_seat_marker,
     draw_text,
+    fixed_palette,
     font,
     layer_cache,
     legible,
@@ -50,6 +52,22 @@ FADED = (200, 195, 185)
 STONE = (226, 222, 214)
 HEADER_BG = (60, 46, 36)
 SOFT = (92, 86, 78)  # secondary text: 5.9:1 on PAPER
+
+HEADER_TEXT = (255, 248, 230)
+
+
+def _faded(colour: tuple[int, int, int], towards: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = ((c + 2 * f) // 3 for c, f in zip(colour, towards, strict=True))
+    return (r, g, b)
+
+
+#: every flat colour of the board, kept exact by the PNG palette (edges map to the nearest)
+PALETTE = fixed_palette((
+    *TERRAIN_COLOURS.values(), *(_faded(c, FADED) for c in TERRAIN_COLOURS.values()),
+    *SEAT_COLOURS, *(_faded(c, PAPER) for c in SEAT_COLOURS),
+    EMPTY_COLOUR, OUT_COLOUR, GRID_LINE, HIGHLIGHT, ACTING, GOLD, FADED, STONE, HEADER_BG,
+    SOFT, HEADER_TEXT, INK, PAPER, (255, 255, 255), (60, 40, 0), (0, 0, 0),
+))
 
 MARGIN = 12
 GAP = 16  # between the two kingdoms of a row
@@ -91,7 +109,7 @@ def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Im
     """One terrain square with its crowns."""
     colour = TERRAIN_COLOURS[terrain]
     if faded:
-        colour = tuple((c + 2 * f) // 3 for c, f in zip(colour, FADED, strict=True))
+        colour = _faded(colour, FADED)
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0, 90))
@@ -382,7 +400,7 @@ def render_board(
     d.rectangle([0, 0, width, header_h], fill=HEADER_BG)
     for k, line in enumerate(header_lines):
         draw_text(img, (MARGIN, 8 + k * (text_px + 8)), line, font=header_font,
-                  fill=(255, 248, 230), draw=d)
+                  fill=HEADER_TEXT, draw=d)
 
     marks = highlight or {}
     top = header_h + 10
@@ -401,4 +419,4 @@ def render_board(
     draw_text(img, (MARGIN, y), t(lang, "kingdomino.render.deck", k=view["deck_left"]),
               font=font(text_px), fill=INK, draw=d)
     _draw_legend(img, d, MARGIN, y + text_px + 12, inner_w, lang, text_px)
-    return to_png(img)
+    return to_png(img, compress_level=3, palette=PALETTE)
