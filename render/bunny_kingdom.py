@@ -357,6 +357,17 @@ def _pass_order(view: dict[str, Any], names: list[str]) -> str:
 
 
 def _wrap(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: int) -> list[str]:
+    return list(_wrapped(text, fnt, width))
+
+
+_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, fnt: Any, width: int) -> tuple[str, ...]:
+    """``text`` broken into lines of at most ``width`` px (cached: the same card names and
+    effects come back on every image, and measuring words was a fifth of a board's CPU)."""
+    d = _PROBE
     words, lines, line = text.split(), [], ""
     for word in words:
         trial = f"{line} {word}".strip()
@@ -367,7 +378,7 @@ def _wrap(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: int) -> list[str]:
             line = word
     if line:
         lines.append(line)
-    return lines
+    return tuple(lines)
 
 
 def _joined(d: ImageDraw.ImageDraw, parts: list[str], fnt: Any, width: int) -> list[str]:
@@ -526,6 +537,27 @@ def _fief_edges(owner: list[int], lava: set[frozenset[int]]) -> list[tuple[int, 
     return edges
 
 
+@lru_cache(maxsize=128)
+def _border(seat: int, sides: frozenset[str]) -> Image.Image:
+    """A cell's fief border on the given sides (RGBA, transparent inside), cached."""
+    img = Image.new("RGBA", (CELL + 1, CELL + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = seat_colour(seat) + (255,)
+    ink = INK + (255,)
+    e = CELL
+    boxes = {"top": ((0, 0, e, 1), (0, 2, e, 5)), "bottom": ((0, e - 1, e, e), (0, e - 5, e, e - 2)),
+             "left": ((0, 0, 1, e), (2, 0, 5, e)), "right": ((e - 1, 0, e, e), (e - 5, 0, e - 2, e))}
+    for side in ("top", "bottom", "left", "right"):  # fixed order: the same pixels each time
+        if side in sides:
+            rim, band = boxes[side]
+            d.rectangle(rim, fill=ink)
+    for side in ("top", "bottom", "left", "right"):
+        if side in sides:
+            rim, band = boxes[side]
+            d.rectangle(band, fill=colour)
+    return img
+
+
 def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
     board = view["board"]
     coords = board["coords"]
@@ -533,21 +565,13 @@ def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top:
     index = {c: i for i, c in enumerate(coords)}
     lava = {frozenset((index[a], index[b])) for a, b in board["lava"]}
     # fief borders: a dark rim and a band in the owner's colour along every fief's outline
+    sides: dict[int, frozenset[str]] = {}
     for i, side in _fief_edges(owner, lava):
-        x0, y0, x1, y1 = _cell_box(i, top)
-        colour = seat_colour(owner[i])
-        if side == "top":
-            d.rectangle((x0, y0, x1, y0 + 1), fill=INK)
-            d.rectangle((x0, y0 + 2, x1, y0 + 5), fill=colour)
-        elif side == "bottom":
-            d.rectangle((x0, y1 - 1, x1, y1), fill=INK)
-            d.rectangle((x0, y1 - 5, x1, y1 - 2), fill=colour)
-        elif side == "left":
-            d.rectangle((x0, y0, x0 + 1, y1), fill=INK)
-            d.rectangle((x0 + 2, y0, x0 + 5, y1), fill=colour)
-        else:
-            d.rectangle((x1 - 1, y0, x1, y1), fill=INK)
-            d.rectangle((x1 - 5, y0, x1 - 2, y1), fill=colour)
+        sides[i] = sides.get(i, frozenset()) | {side}
+    for i, cell_sides in sides.items():
+        x0, y0, _, _ = _cell_box(i, top)
+        sprite = _border(owner[i], cell_sides)
+        img.paste(sprite, (x0, y0), sprite)
     # lava last: on top of every border, so it never disappears between two owned cells
     for pair in lava:
         a, b = sorted(pair)
