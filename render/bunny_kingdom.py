@@ -29,6 +29,7 @@ from render.common import (
     min_label_px,
     seat_colour,
     text_on,
+    text_width,
 )
 from render.common import (
     to_png as encode_png,
@@ -360,18 +361,14 @@ def _wrap(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: int) -> list[str]:
     return list(_wrapped(text, fnt, width))
 
 
-_PROBE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-
-
 @lru_cache(maxsize=2048)
 def _wrapped(text: str, fnt: Any, width: int) -> tuple[str, ...]:
     """``text`` broken into lines of at most ``width`` px (cached: the same card names and
     effects come back on every image, and measuring words was a fifth of a board's CPU)."""
-    d = _PROBE
     words, lines, line = text.split(), [], ""
     for word in words:
         trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=fnt) <= width or not line:
+        if text_width(trial, fnt) <= width or not line:
             line = trial
         else:
             lines.append(line)
@@ -386,7 +383,7 @@ def _joined(d: ImageDraw.ImageDraw, parts: list[str], fnt: Any, width: int) -> l
     lines: list[str] = []
     for part in parts:
         trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and d.textlength(trial, font=fnt) <= width:
+        if lines and text_width(trial, fnt) <= width:
             lines[-1] = trial
         else:
             lines.extend(_wrap(d, part, fnt, width))

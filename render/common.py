@@ -257,22 +257,46 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any
         d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
                stroke_fill=stroke_fill)
         return
-    # glyphs rendered once per (text, font, anchor), then pasted through as a mask: the same
-    # names, numbers and labels return on every board, and FreeType rendering was a third
-    # of a board's drawing time
-    mask, left, top = _text_mask(text, font, anchor)
-    if mask is not None:
-        img.paste(fill, (int(xy[0]) + left, int(xy[1]) + top), mask)
+    # text is set word by word from cached word masks: the same names, numbers and words
+    # return on every board, and FreeType rendering (~0.5 ms a line) was most of the cost
+    # of a new line. Kerning across a space is ignored (DejaVu kerns no space pairs).
+    space = _space_width(font)
+    words = text.split(" ")
+    width = sum(_word(w, font)[3] for w in words) + space * (len(words) - 1)
+    ascent, descent = font.getmetrics()
+    x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+    base = xy[1] + {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0,
+                    "d": -descent}[anchor[1]]
+    for word in words:
+        mask, left, top, advance = _word(word, font)
+        if mask is not None:
+            img.paste(fill, (round(x) + left, round(base) + top), mask)
+        x += advance + space
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, fnt: Any, anchor: str) -> tuple[Image.Image | None, int, int]:
-    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+def text_width(text: str, fnt: Any) -> float:
+    """The width ``draw_text`` gives ``text`` (cached per word, unlike ImageDraw.textlength)."""
+    words = text.split(" ")
+    return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
+
+
+@lru_cache(maxsize=64)
+def _space_width(fnt: Any) -> float:
+    return float(fnt.getlength(" "))
+
+
+@lru_cache(maxsize=8192)
+def _word(word: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A word's mask, its offset from the baseline origin, and its advance."""
+    advance = float(fnt.getlength(word)) if word else 0.0
+    if not word:
+        return None, 0, 0, advance
+    left, top, right, bottom = fnt.getbbox(word, anchor="ls")
     if right <= left or bottom <= top:
-        return None, 0, 0
+        return None, 0, 0, advance
     mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
-    return mask, left, top
+    ImageDraw.Draw(mask).text((-left, -top), word, font=fnt, fill=255, anchor="ls")
+    return mask, left, top, advance
 
 
 @lru_cache(maxsize=32)

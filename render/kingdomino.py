@@ -30,6 +30,7 @@ from render.common import (
     layer_cache,
     legible,
     min_label_px,
+    text_width,
     to_png,
 )
 from session.i18n import t
@@ -177,11 +178,10 @@ def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str
 
 def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
     """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
-    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     lines: list[str] = []
     for part in parts:
         trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and d.textlength(trial, font=fnt) <= width:
+        if lines and text_width(trial, fnt) <= width:
             lines[-1] = trial
         else:
             lines.append(part)
@@ -190,10 +190,9 @@ def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
 
 def _fit(text: str, fnt: Any, width: int) -> str:
     """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    if d.textlength(text, font=fnt) <= width:
+    if text_width(text, fnt) <= width:
         return text
-    while text and d.textlength(text + "…", font=fnt) > width:
+    while text and text_width(text + "…", fnt) > width:
         text = text[:-1]
     return text + "…"
 
@@ -264,7 +263,7 @@ def _draw_kingdom(
     draw_seat_marker(img, seat, (x0 + 11, y0 + 12), 22)
     bold = font(text_px + 2, True)
     points = t(lang, "kingdomino.render.points", points=kingdom["score"])
-    points_w = int(d.textlength(points, font=bold))
+    points_w = int(text_width(points, bold))
     draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
     draw_text(img, (x0 + 26, y0 + 12),
               _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
@@ -345,7 +344,7 @@ def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: i
     ]
     entries.append((_crown(18), "= 1"))
     for icon, text in entries:
-        w = 24 + int(d.textlength(text, font=f)) + 14
+        w = 24 + int(text_width(text, f)) + 14
         if x > x0 and x + w > x0 + width:
             x, y = x0, y + row_h
         if img is not None:
