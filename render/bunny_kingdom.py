@@ -565,10 +565,16 @@ def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top:
     sides: dict[int, frozenset[str]] = {}
     for i, side in _fief_edges(owner, lava):
         sides[i] = sides.get(i, frozenset()) | {side}
-    for i, cell_sides in sides.items():
-        x0, y0, _, _ = _cell_box(i, top)
-        sprite = _border(owner[i], cell_sides)
-        img.paste(sprite, (x0, y0), sprite)
+    pair_of: dict[int, str] = {}
+    for k, (a, b) in enumerate(board["towers"], start=1):
+        pair_of[index[a]] = pair_of[index[b]] = str(k)
+    terrain = tuple(board["terrain"])
+    for i, building in enumerate(board["building"]):
+        if building or owner[i] >= 0:
+            x0, y0, _, _ = _cell_box(i, top)
+            img.paste(_cell_tile(terrain, i, building or "", view["posts"].get(coords[i], ""),
+                                 pair_of.get(i, ""), owner[i], sides.get(i, frozenset())),
+                      (x0, y0))
     # lava last: on top of every border, so it never disappears between two owned cells
     for pair in lava:
         a, b = sorted(pair)
@@ -577,22 +583,30 @@ def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top:
             img.paste(_lava_bar(True), (ax1 - 5, ay0 + 2))
         else:
             img.paste(_lava_bar(False), (ax0 + 2, ay1 - 5))
-    pair_of: dict[int, str] = {}
-    for k, (a, b) in enumerate(board["towers"], start=1):
-        pair_of[index[a]] = pair_of[index[b]] = str(k)
+    for a, b in board["towers"]:
         tower_owner = owner[index[a]]
         (ax, ay, ax1, ay1), (bx, by, bx1, by1) = _cell_box(index[a], top), \
             _cell_box(index[b], top)
         d.line(((ax + ax1) // 2, (ay + ay1) // 2, (bx + bx1) // 2, (by + by1) // 2),
                fill=seat_colour(tower_owner) if tower_owner >= 0 else SOFT, width=2)
-    for i, building in enumerate(board["building"]):
-        x0, y0, x1, y1 = _cell_box(i, top)
-        if building:
-            icon = building_icon(building, 28, resource=view["posts"].get(coords[i], ""),
-                                 pair=pair_of.get(i, ""))
-            img.paste(icon, (x0 + 5, y1 - 32), icon)
-        if owner[i] >= 0:
-            draw_seat_marker(img, owner[i], (x1 - 16, y1 - 16), 22)
+
+
+@lru_cache(maxsize=2048)
+def _cell_tile(terrain: tuple[str, ...], i: int, building: str, resource: str, pair: str,
+               owner: int, sides: frozenset[str]) -> Image.Image:
+    """One cell as drawn on the board (terrain and name from the map layer, fief border,
+    building, owner's marker): opaque, so the board pastes it without blending."""
+    x0, y0, x1, y1 = _cell_box(i)
+    tile = map_layer(terrain).crop((x0, y0, x1 + 1, y1 + 1))
+    if owner >= 0 and sides:
+        sprite = _border(owner, sides)
+        tile.paste(sprite, (0, 0), sprite)
+    if building:
+        icon = building_icon(building, 28, resource=resource, pair=pair)
+        tile.paste(icon, (5, CELL - 32), icon)
+    if owner >= 0:
+        draw_seat_marker(tile, owner, (CELL - 16, CELL - 16), 22)
+    return tile
 
 
 # --- the hand -------------------------------------------------------------------------------

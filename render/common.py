@@ -257,21 +257,42 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any
         d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
                stroke_fill=stroke_fill)
         return
-    # text is set word by word from cached word masks: the same names, numbers and words
-    # return on every board, and FreeType rendering (~0.5 ms a line) was most of the cost
-    # of a new line. Kerning across a space is ignored (DejaVu kerns no space pairs).
-    space = _space_width(font)
-    words = text.split(" ")
-    width = sum(_word(w, font)[3] for w in words) + space * (len(words) - 1)
+    # a line's mask is cached, and a new line is set word by word from cached word masks:
+    # the same names, numbers and words return on every board, and FreeType rendering
+    # (~0.5 ms a line) was most of the cost of a new line. Kerning across a space is
+    # ignored (DejaVu kerns no space pairs).
+    mask, left, top, width = _line(text, font)
+    if mask is None:
+        return
     ascent, descent = font.getmetrics()
     x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
     base = xy[1] + {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0,
                     "d": -descent}[anchor[1]]
-    for word in words:
-        mask, left, top, advance = _word(word, font)
+    img.paste(fill, (round(x) + left, round(base) + top), mask)
+
+
+@lru_cache(maxsize=4096)
+def _line(text: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A line's mask, its offset from the baseline origin, and its width."""
+    space = _space_width(fnt)
+    placed = []
+    x = 0.0
+    for word in text.split(" "):
+        mask, left, top, advance = _word(word, fnt)
         if mask is not None:
-            img.paste(fill, (round(x) + left, round(base) + top), mask)
+            placed.append((mask, round(x) + left, top))
         x += advance + space
+    width = x - space
+    if not placed:
+        return None, 0, 0, width
+    x0 = min(px for _, px, _ in placed)
+    y0 = min(py for _, _, py in placed)
+    x1 = max(px + m.width for m, px, _ in placed)
+    y1 = max(py + m.height for m, _, py in placed)
+    line = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for mask, px, py in placed:
+        line.paste(mask, (px - x0, py - y0))
+    return line, x0, y0, width
 
 
 def text_width(text: str, fnt: Any) -> float:
