@@ -65,6 +65,7 @@ WIDTH = MARGIN + LABEL + BOARD_PX + LABEL + MARGIN
 TEXT_PX = min_label_px(WIDTH)  # >= 9 px when the image is shown 390 px wide
 LINE_H = TEXT_PX + 6
 PANEL_W = WIDTH - 2 * MARGIN
+BLOCK_W = (PANEL_W - 8) // 2  # players' blocks two by two: a shorter image
 ROWS = "ABCDEFGHIJ"
 SCALE = 4  # icons are drawn large and shrunk: smooth edges
 
@@ -390,6 +391,15 @@ def _joined(d: ImageDraw.ImageDraw, parts: list[str], fnt: Any, width: int) -> l
     return lines
 
 
+def _fit(text: str, fnt: Any, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def _grouped(kinds: list[str], lang: str) -> str:
     counts: dict[str, int] = {}
     for k in kinds:
@@ -402,12 +412,12 @@ def _seat_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], s: int, lang: str
     """The text lines of a player's block below its name and score bar."""
     seat = view["seats"][s]
     small = font(TEXT_PX)
-    width = PANEL_W - 20
-    info = _lbl(lang, "territories", n=seat["territories"], fiefs=seat["fiefs"]) + "   " + \
-        _lbl(lang, "scrolls", n=seat["scrolls"])
+    width = BLOCK_W - 20
+    info = [_lbl(lang, "territories", n=seat["territories"], fiefs=seat["fiefs"]),
+            _lbl(lang, "scrolls", n=seat["scrolls"])]
     if view["players"] == 2 and view["phase"] == "explore":
-        info += "   " + _lbl(lang, "reserve", n=seat["reserve"])
-    lines = [(line, INK) for line in _wrap(d, info, small, width)]
+        info.append(_lbl(lang, "reserve", n=seat["reserve"]))
+    lines = [(line, INK) for line in _joined(d, info, small, width)]
     if view["phase"] not in ("copy", "over"):
         waiting = _grouped(seat["waiting"], lang) or _lbl(lang, "nothing")
         lines += [(line, INK) for line in
@@ -418,14 +428,13 @@ def _seat_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], s: int, lang: str
             text = _lbl(lang, "last_play") + " " + ", ".join(played)
             lines += [(line, SOFT) for line in _wrap(d, text, small, width)[:2]]
     harvests = [sum(f["points"] for f in record[s]) for record in view["harvests"]]
-    text = ""
+    scored = []
     if harvests:
-        text = _lbl(lang, "harvest") + ": " + " + ".join(str(h) for h in harvests)
+        scored.append(_lbl(lang, "harvest") + ": " + " + ".join(str(h) for h in harvests))
     if view.get("final"):
         points = sum(line["points"] for line in view["final"][s])
-        text += "    " + _lbl(lang, "parchment_points", points=points)
-    if text.strip():
-        lines.append((text.strip(), INK))
+        scored.append(_lbl(lang, "parchment_points", points=points))
+    lines += [(line, INK) for line in _joined(d, scored, small, width)]
     return lines
 
 
@@ -460,7 +469,9 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
     header = _joined(probe, _header_parts(view, names, lang), header_font, WIDTH - 2 * MARGIN)
     header_h = 10 + len(header) * (TEXT_PX + 8)
     blocks = [_seat_lines(probe, view, s, lang) for s in range(view["players"])]
-    blocks_h = sum(_block_height(lines) + 8 for lines in blocks)
+    row_heights = [max(_block_height(lines) for lines in blocks[k:k + 2])
+                   for k in range(0, len(blocks), 2)]
+    blocks_h = sum(h + 8 for h in row_heights)
     final = _final_lines(probe, view, names, lang)
     height = header_h + MAP_H + 8 + blocks_h + len(final) * LINE_H + MARGIN
     img = Image.new("RGB", (WIDTH, height), PAPER)
@@ -473,7 +484,10 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
     y = header_h + MAP_H + 8
     winners = view["ranking"][0] if view.get("ranking") else []
     for s, lines in enumerate(blocks):
-        y = _seat_block(img, d, view, s, lines, names, lang, y, s in winners) + 8
+        _seat_block(img, d, view, s, lines, names, lang, MARGIN + (s % 2) * (BLOCK_W + 8), y,
+                    row_heights[s // 2], s in winners)
+        if s % 2 == 1 or s == len(blocks) - 1:
+            y += row_heights[s // 2] + 8
     for text, fnt, colour, indent in final:
         draw_text(img, (MARGIN + indent, y), text, font=fnt, fill=colour, draw=d)
         y += LINE_H
@@ -486,12 +500,10 @@ def _block_height(lines: list[Any]) -> int:
 
 def _seat_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], s: int,
                 lines: list[tuple[str, tuple[int, int, int]]], names: list[str], lang: str,
-                y: int, winner: bool) -> int:
+                x: int, y: int, h: int, winner: bool) -> None:
     """A player's block: marker, name, state, score; score bar on a shared scale; lines."""
-    x = MARGIN
     colour = seat_colour(s)
-    h = _block_height(lines)
-    d.rounded_rectangle((x, y, x + PANEL_W, y + h), 8, fill=WHITE, outline=colour, width=3)
+    d.rounded_rectangle((x, y, x + BLOCK_W, y + h), 8, fill=WHITE, outline=colour, width=3)
     draw_seat_marker(img, s, (x + 20, y + 18), 24)
     flag = ""
     if s in view["to_act"]:
@@ -501,22 +513,23 @@ def _seat_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     if winner:
         flag = "  ★ " + _lbl(lang, "winner")
     bold = font(TEXT_PX + 2, True)
-    draw_text(img, (x + 38, y + 18), _who(names, s) + flag, font=bold, fill=INK, anchor="lm",
-              draw=d)
     totals = view["totals"]
-    draw_text(img, (x + PANEL_W - 10, y + 18), str(totals[s]), font=font(TEXT_PX + 6, True),
+    score_font = font(TEXT_PX + 6, True)
+    room = BLOCK_W - 48 - int(text_width(str(totals[s]), score_font)) - 8
+    draw_text(img, (x + 38, y + 18), _fit(_who(names, s) + flag, bold, room), font=bold,
+              fill=INK, anchor="lm", draw=d)
+    draw_text(img, (x + BLOCK_W - 10, y + 18), str(totals[s]), font=score_font,
               fill=legible(colour, WHITE), anchor="rm", draw=d)
     bar_y = y + 34
     top = max([100, *totals])
-    d.rectangle((x + 10, bar_y, x + PANEL_W - 10, bar_y + 8), fill=(235, 230, 220))
-    filled = int((PANEL_W - 20) * totals[s] / top)
+    d.rectangle((x + 10, bar_y, x + BLOCK_W - 10, bar_y + 8), fill=(235, 230, 220))
+    filled = int((BLOCK_W - 20) * totals[s] / top)
     d.rectangle((x + 10, bar_y, x + 10 + filled, bar_y + 8), fill=colour, outline=INK)
     line_y = bar_y + 14
     small = font(TEXT_PX)
     for text, fill in lines:
         draw_text(img, (x + 10, line_y), text, font=small, fill=fill, draw=d)
         line_y += LINE_H
-    return y + h
 
 
 def _fief_edges(owner: list[int], lava: set[frozenset[int]]) -> list[tuple[int, str]]:
@@ -650,7 +663,7 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
     seat = private["seat"]
     terrain = dict(zip(view["board"]["coords"], view["board"]["terrain"], strict=True))
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    name_font, text_font = font(HAND_TEXT + 3, True), font(HAND_TEXT + 1)
+    text_font = font(HAND_TEXT + 1)
     heading_font = font(HAND_TEXT + 4, True)
     inner = HAND_W - 2 * MARGIN
 
@@ -696,20 +709,21 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
         return 10 + (HAND_TEXT + 7) + len(row[2]) * (HAND_TEXT + 5) + \
             ((HAND_TEXT + 6) if row[3] else 0) + 6
 
-    height = 52 + len(subtitle) * (HAND_TEXT + 6) + sum(
-        34 + max(1, len(rows)) and 34 + (sum(row_h(r) for r in rows) or (HAND_TEXT + 10))
-        for _, rows, _ in sections) + (34 + len(discards) * (HAND_TEXT + 6) if discards
-                                       else 0) + MARGIN
+    title_font = font(HAND_TEXT + 5, True)
+    title = _joined(probe, [_who(names, seat), _lbl(lang, "round", round=view["round"],
+                                                    rounds=view["rounds"]),
+                            _tr(lang, f"phase.{view['phase']}")], title_font, inner - 36)
+    height = 52 + (len(title) - 1) * (HAND_TEXT + 10) + len(subtitle) * (HAND_TEXT + 6) + sum(
+        34 + (sum(row_h(r) for r in rows) or (HAND_TEXT + 10)) for _, rows, _ in sections
+    ) + (34 + len(discards) * (HAND_TEXT + 6) if discards else 0) + MARGIN
     img = Image.new("RGB", (HAND_W, height), PAPER)
     d = ImageDraw.Draw(img)
     colour = seat_colour(seat)
     draw_seat_marker(img, seat, (MARGIN + 14, 26), 28)
-    title = f"{_who(names, seat)} · " + _lbl(
-        lang, "round", round=view["round"], rounds=view["rounds"]) + " · " + _tr(
-        lang, f"phase.{view['phase']}")
-    draw_text(img, (MARGIN + 36, 26), title, font=font(HAND_TEXT + 5, True),
-              fill=legible(colour, PAPER), anchor="lm", draw=d)
-    y = 52
+    for k, line in enumerate(title):
+        draw_text(img, (MARGIN + 36, 26 + k * (HAND_TEXT + 10)), line, font=title_font,
+                  fill=legible(colour, PAPER), anchor="lm", draw=d)
+    y = 52 + (len(title) - 1) * (HAND_TEXT + 10)
     for line in subtitle:
         draw_text(img, (MARGIN, y), line, font=text_font, fill=INK, draw=d)
         y += HAND_TEXT + 6
@@ -721,23 +735,10 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
                       draw=d)
             y += HAND_TEXT + 10
         for kind, name, effect, from_reserve in rows:
-            h = row_h((kind, name, effect, from_reserve))
-            d.rounded_rectangle((MARGIN, y, HAND_W - MARGIN, y + h - 6), 6, fill=WHITE,
-                                outline=RESERVE_TAG if from_reserve else CARD_EDGE,
-                                width=3 if from_reserve else 1)
-            icon = card_icon(kind, terrain.get(kind, ""), 34)
-            img.paste(icon, (MARGIN + 6, y + 6), icon if icon.mode == "RGBA" else None)
-            ty = y + 5
-            if from_reserve:
-                draw_text(img, (MARGIN + 50, ty), "⬇ " + _lbl(lang, "from_reserve"),
-                          font=font(HAND_TEXT, True), fill=RESERVE_TAG, draw=d)
-                ty += HAND_TEXT + 6
-            draw_text(img, (MARGIN + 50, ty), name, font=name_font, fill=INK, draw=d)
-            ty += HAND_TEXT + 7
-            for line in effect:
-                draw_text(img, (MARGIN + 50, ty), line, font=text_font, fill=SOFT, draw=d)
-                ty += HAND_TEXT + 5
-            y += h
+            tag = "⬇ " + _lbl(lang, "from_reserve") if from_reserve else ""
+            tile = _card_row(kind, terrain.get(kind, ""), name, tuple(effect), tag)
+            img.paste(tile, (MARGIN, y))
+            y += tile.height + 6
     if discards:
         draw_text(img, (MARGIN, y + 6), _lbl(lang, "discarded_count",
                                              n=len(private["hidden_discards"])),
@@ -747,6 +748,31 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             draw_text(img, (MARGIN, y), line, font=text_font, fill=INK, draw=d)
             y += HAND_TEXT + 6
     return to_png(img)
+
+
+@layer_cache(maxsize=512)
+def _card_row(kind: str, terrain: str, name: str, effect: tuple[str, ...], tag: str
+              ) -> Image.Image:
+    """One card of a hand image: icon, optional tag (the reserve card), name, effect lines.
+    Cached: a hand changes by a card or two between pictures."""
+    h = 10 + (HAND_TEXT + 7) + len(effect) * (HAND_TEXT + 5) + ((HAND_TEXT + 6) if tag else 0)
+    w = HAND_W - 2 * MARGIN
+    img = Image.new("RGB", (w + 1, h), PAPER)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w, h - 1), 6, fill=WHITE,
+                        outline=RESERVE_TAG if tag else CARD_EDGE, width=3 if tag else 1)
+    icon = card_icon(kind, terrain, 34)
+    img.paste(icon, (6, 6), icon if icon.mode == "RGBA" else None)
+    ty = 5
+    if tag:
+        draw_text(img, (50, ty), tag, font=font(HAND_TEXT, True), fill=RESERVE_TAG, draw=d)
+        ty += HAND_TEXT + 6
+    draw_text(img, (50, ty), name, font=font(HAND_TEXT + 3, True), fill=INK, draw=d)
+    ty += HAND_TEXT + 7
+    for line in effect:
+        draw_text(img, (50, ty), line, font=font(HAND_TEXT + 1), fill=SOFT, draw=d)
+        ty += HAND_TEXT + 5
+    return img
 
 
 #: every flat colour of the images, kept exact by the PNG palette
