@@ -126,19 +126,16 @@ def _shape_points(shape: str, size: float) -> list[tuple[float, float]]:
     raise ValueError(f"unknown seat shape {shape!r}")
 
 
-@lru_cache(maxsize=128)
-def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
-    """The seat's shape filled with its colour, a dark outline inside a thin light halo so it
-    shows on any background (RGBA, ``px`` square). ``faded``: a paler fill (e.g. a piece
-    already used this round); the shape stays the same."""
-    scale = 4  # draw large and shrink: ImageDraw does not antialias
-    s = px * scale
-    fill = seat_colour(seat)
-    if faded:
-        fill = tuple((c + 2 * p) // 3 for c, p in zip(fill, PAPER, strict=True))  # type: ignore
-    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
-    halo = max(2, s // 14)
-    line = max(2, s // 22)
+_MARKER_CANVAS = 128  # markers are drawn once per shape this large, then shrunk
+
+
+@lru_cache(maxsize=8)
+def _shape_layers(shape: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """Masks of a seat shape on the canvas: halo, rim (the shape) and fill (cached: the
+    rank filters cost milliseconds, once per shape rather than per marker size)."""
+    s = _MARKER_CANVAS
+    halo = s // 14
+    line = s // 22
     inner = s - 2 * halo
     mask = Image.new("L", (s, s), 0)
     dm = ImageDraw.Draw(mask)
@@ -152,9 +149,22 @@ def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
     # a light halo around a dark rim: the marker shows on any colour, its own included
     outer = mask.filter(ImageFilter.MaxFilter(2 * halo + 1))
     core = mask.filter(ImageFilter.MinFilter(2 * line + 1))
+    return outer, mask, core
+
+
+@lru_cache(maxsize=128)
+def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
+    """The seat's shape filled with its colour, a dark outline inside a thin light halo so it
+    shows on any background (RGBA, ``px`` square). ``faded``: a paler fill (e.g. a piece
+    already used this round); the shape stays the same."""
+    fill = seat_colour(seat)
+    if faded:
+        fill = tuple((c + 2 * p) // 3 for c, p in zip(fill, PAPER, strict=True))  # type: ignore
+    outer, rim, core = _shape_layers(SEAT_SHAPES[seat % len(SEAT_SHAPES)])
+    s = _MARKER_CANVAS
     img = Image.new("RGBA", (s, s), (255, 255, 255, 0))
     img.paste((255, 255, 255, 235), (0, 0), outer)
-    img.paste(INK + (255,), (0, 0), mask)
+    img.paste(INK + (255,), (0, 0), rim)
     img.paste(fill + (255,), (0, 0), core)
     return img.resize((px, px), Image.LANCZOS)
 
