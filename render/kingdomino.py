@@ -371,17 +371,22 @@ def render_board(
     pw0 = _label_w(size) + size * _cell_px(size)
     inner_w = width - 2 * MARGIN
     text_px = min_label_px(width)  # every text phone-readable, not only the coordinates
-    bar = NAME_BAR + DETAILS * max(
+    # the image keeps one size for the whole game (the chat does not jump between boards):
+    # room for a details line per thing that may come: discards, bonuses, Dynasty total
+    reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
+    bar = NAME_BAR + DETAILS * max(reserved, *(
         len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
-        for k in view["kingdoms"])
+        for k in view["kingdoms"]))
     pw, ph = _kingdom_panel_size(size, bar)
     rows = (players + 1) // 2
 
     d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(text_px + 2, True)
     header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
-    header_h = 12 + len(header_lines) * (text_px + 8)
-    per_row = max(1, inner_w // SLOT_W)
+    header_h = 12 + max(2, len(header_lines)) * (text_px + 8)
+    # an odd number of kingdoms leaves a free place beside the last one: the lines go there
+    in_free_place = players % 2 == 1
+    per_row = max(1, (pw if in_free_place else inner_w) // SLOT_W)
     lines = []
     if view["current_line"]:
         lines.append((t(lang, "kingdomino.render.current_line"), view["current_line"], True))
@@ -389,16 +394,20 @@ def render_board(
         title = "kingdomino.render.first_line" if view["round"] == 0 \
             else "kingdomino.render.next_line"
         lines.append((t(lang, title), view["next_line"], False))
-    line_h = sum(text_px + 10 + -(-len(slots) // per_row) * LINE_ROW + 8
-                 for _, slots, _ in lines)
+    # both lines always have their room: the first round has no current line, the last none
+    # to come
+    per_line = players * view["kings_per_player"]
+    line_h = 2 * (text_px + 10 + -(-per_line // per_row) * LINE_ROW + 8)
     legend_h = _draw_legend(None, d_probe, 0, 0, inner_w, lang, text_px)
-    height = (header_h + 10 + rows * (ph + 10) + line_h + (text_px + 12) + legend_h + MARGIN)
+    below = 0 if in_free_place and line_h <= ph else line_h
+    height = (header_h + 10 + rows * (ph + 10) + below + (text_px + 12) + legend_h + MARGIN)
     img = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(img)
 
     d.rectangle([0, 0, width, header_h], fill=HEADER_BG)
-    for k, line in enumerate(header_lines):
-        draw_text(img, (MARGIN, 8 + k * (text_px + 8)), line, font=header_font,
+    spare = (header_h - 12 - len(header_lines) * (text_px + 8)) // 2
+    for k, line in enumerate(header_lines):  # centred in the reserved room
+        draw_text(img, (MARGIN, 8 + spare + k * (text_px + 8)), line, font=header_font,
                   fill=HEADER_TEXT, draw=d)
 
     marks = highlight or {}
@@ -411,10 +420,17 @@ def render_board(
                       bar)
 
     y = top + rows * (ph + 10)
+    lines_x, lines_y = MARGIN, y
+    if not below:
+        lines_x, lines_y = MARGIN + pw + GAP, top + (rows - 1) * (ph + 10)
     acting = view.get("acting")
     for title, slots, current in lines:
-        y = _draw_line(img, d, MARGIN, y, title, slots, acting, current=current,
-                       text_px=text_px, per_row=per_row) + 8
+        # each line keeps its place: the line being placed on top, the next one below (before
+        # round 1 the first line stands on top, where it will be placed from)
+        slot_y = lines_y if current or view["round"] == 0 else lines_y + line_h // 2
+        _draw_line(img, d, lines_x, slot_y, title, slots, acting, current=current,
+                   text_px=text_px, per_row=per_row)
+    y += below
     draw_text(img, (MARGIN, y), t(lang, "kingdomino.render.deck", k=view["deck_left"]),
               font=font(text_px), fill=INK, draw=d)
     _draw_legend(img, d, MARGIN, y + text_px + 12, inner_w, lang, text_px)
