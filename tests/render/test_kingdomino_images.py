@@ -58,3 +58,14 @@ def test_coordinates_are_readable_at_phone_width(players, variants):
     coordinates = [r for r in records if r.key and r.text in ("A", "E", "9")]
     assert coordinates
     assert all(r.size * PHONE_WIDTH / width >= PHONE_MIN_PX for r in coordinates)
+
+
+@pytest.mark.parametrize(("players", "variants"), [(2, []), (3, []), (4, ["harmony"])])
+def test_the_board_keeps_one_size_for_the_whole_game(players, variants):
+    """Boards follow each other in the channel: a steady size keeps the chat from jumping."""
+    from tests.render.sample import bot_game_views
+
+    sizes = {Image.open(io.BytesIO(render_board(view, names=NAMES[:players]))).size
+             for view, _ in bot_game_views("kingdomino", players, 6, every=5,
+                                           variants=variants)}
+    assert len(sizes) == 1, sizes
