@@ -467,9 +467,15 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(TEXT_PX + 2, True)
     header = _joined(probe, _header_parts(view, names, lang), header_font, WIDTH - 2 * MARGIN)
-    header_h = 10 + len(header) * (TEXT_PX + 8)
+    # room reserved so that the image keeps its size while the game is played (the chat does
+    # not jump between boards): 3 header lines (4 with a passing order of 3-4 names), 7 lines
+    # a player (2 of territories and parchments, 2 of waiting buildings, 2 of last cards, 1 of
+    # harvests)
+    header_h = 10 + max(3 + (view["players"] > 2), len(header)) * (TEXT_PX + 8)
     blocks = [_seat_lines(probe, view, s, lang) for s in range(view["players"])]
-    row_heights = [max(_block_height(lines) for lines in blocks[k:k + 2])
+    least = 0 if view["phase"] in ("copy", "over") else 7
+    row_heights = [max(_block_height([None] * least),
+                       *(_block_height(lines) for lines in blocks[k:k + 2]))
                    for k in range(0, len(blocks), 2)]
     blocks_h = sum(h + 8 for h in row_heights)
     final = _final_lines(probe, view, names, lang)

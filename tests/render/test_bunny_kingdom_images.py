@@ -129,3 +129,14 @@ def test_passing_names_the_players(players, round_no, to, source):
 def test_board_is_phone_sized():
     image, _ = _board(fresh(4, 1))
     assert TEXT_PX * 390 / image.width >= 9
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_keeps_one_size_while_the_game_is_played(players):
+    """Until the final reveal the board keeps its size: the chat does not jump."""
+    from tests.render.sample import bot_game_views
+
+    sizes = {Image.open(io.BytesIO(render_board(view, names=NAMES[:players]))).size
+             for view, _ in bot_game_views("bunny_kingdom", players, 2, every=6)
+             if view["phase"] not in ("copy", "over")}
+    assert len(sizes) == 1, sizes
