@@ -87,8 +87,9 @@ def _card_name(lang: str, kind: str) -> str:
 
 def to_png(image: Image.Image) -> bytes:
     """PNG with the board's fixed palette (terrain, seats, lava exact; icon shades nearest)
-    and zlib level 3: flat colours compress well and the encoder stays cheap."""
-    return encode_png(image, compress_level=3, palette=PALETTE)
+    and zlib level 1: on the 628x1146 board level 3 costs ~1.5 ms more for ~12% fewer bytes
+    (~50 KB either way)."""
+    return encode_png(image, compress_level=1, palette=PALETTE)
 
 
 # --- icons (cached) ---------------------------------------------------------------------
