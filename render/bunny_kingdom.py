@@ -2,11 +2,14 @@
 
 Both are pure functions of a view (``engines.bunny_kingdom`` ``view``); the board uses the
 spectator view only, so it can never show a hand, a parchment before the final reveal or a
-2-player reserve. Layout of the board: a header (round, phase, pick step, deck), the 10x10
-map with A-J / 1-10 labels and each cell's name, then a side panel per player (score bar on a
-shared scale, territories and fiefs, buildings waiting, the number of parchments, the last
-cards played, harvests) and, at the end, everyone's revealed parchments with their points.
-The terrain layer (colours, resource icons, lava, labels) is drawn once and cached.
+2-player reserve. Both are phone-sized (every text >= 9 px when shown 390 px wide). Layout of
+the board: a header (round, phase, pick step, passing order, deck), the 10x10 map with A-J /
+1-10 labels and each cell's name, every fief outlined in its owner's colour and each owned
+cell marked with the owner's seat shape, lava drawn over the borders; below, a block per
+player, two by two (score bar on a shared scale, territories and fiefs, parchments, buildings
+waiting, last cards played, harvests) and, at the end, everyone's revealed parchments with
+their points. The map layer (terrain, resource icons, names, labels), each occupied cell and
+each card row of a hand are drawn once and cached.
 """
 
 from __future__ import annotations
