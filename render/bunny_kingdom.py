@@ -58,6 +58,19 @@ LUXURY = {"pearl", "mushroom", "spices", "diamond", "copper", "gold", "iron"}
 LAVA_CORE = (255, 214, 0)  # the lava bar's dashes: lava is told from a red fief by texture
 WHITE = (255, 255, 255)
 CARD_EDGE = (200, 190, 175)
+# text inside icons (drawn large and shrunk, so not through draw_text): its colour pairs are
+# declared here and checked by tests/render/test_bunny_kingdom_images.py
+INGOT_TEXT = (40, 25, 10)
+INGOTS = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
+          "iron": ((150, 155, 165), "Fe")}
+TOWER = (100, 90, 190)  # the sky tower's body, under its white pair number
+PROVISIONS = (140, 95, 45)  # the provisions card, under a white "+2" (was 3.4:1)
+CAMP_DARK = (70, 45, 20)  # the camp's outline and the stroke round its white number
+ICON_TEXT = (
+    *((INGOT_TEXT, fill) for fill, _ in INGOTS.values()),
+    (WHITE, TOWER), (WHITE, PROVISIONS), (WHITE, CAMP_DARK),
+    ((60, 60, 60), (250, 248, 240)),  # "?" on an unset trading post
+)
 
 # phone-sized: the map is the image's width and every player's block goes below it
 CELL = 56
@@ -140,11 +153,10 @@ def resource_icon(resource: str, px: int) -> Image.Image:
                    (s * 0.1, s * 0.4)], fill=(150, 230, 245), outline=(20, 90, 120), width=w * 2)
         d.line((s * 0.1, s * 0.4, s * 0.9, s * 0.4), fill=(20, 90, 120), width=w)
     else:  # copper, gold, iron: an ingot with the chemical symbol (the same in every language)
-        fill, symbol = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
-                        "iron": ((150, 155, 165), "Fe")}.get(resource, ((200, 200, 200), "?"))
+        fill, symbol = INGOTS.get(resource, ((200, 200, 200), "?"))
         d.polygon([(s * 0.05, s * 0.85), (s * 0.2, s * 0.25), (s * 0.8, s * 0.25),
                    (s * 0.95, s * 0.85)], fill=fill, outline=(60, 40, 20), width=w * 2)
-        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=(40, 25, 10),
+        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=INGOT_TEXT,
                anchor="mm")
     return img.resize((px, px), Image.Resampling.LANCZOS)
 
@@ -196,15 +208,15 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
                   fill=(205, 170, 110), outline=(70, 45, 20), width=w)
         d.polygon([(s * 0.5, s * 0.45), (s * 0.65, s * 0.92), (s * 0.35, s * 0.92)],
                   fill=(70, 45, 20))
-        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=(255, 255, 255),
-               anchor="mm", stroke_width=SCALE, stroke_fill=(70, 45, 20))
+        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=WHITE,
+               anchor="mm", stroke_width=SCALE, stroke_fill=CAMP_DARK)
     elif kind == "sky_tower":
-        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=(120, 110, 200),
+        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=TOWER,
                     outline=(30, 20, 80), width=w)
         d.ellipse((s * 0.18, s * 0.02, s * 0.82, s * 0.35), fill=(180, 200, 255),
                   outline=(30, 20, 80), width=w)
         if extra:
-            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=WHITE,
                    anchor="mm")
     else:  # a farm token: round, white for basic resources, black with gold rim for luxury
         resource = extra
@@ -253,9 +265,9 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
         img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
         d = ImageDraw.Draw(img)
         if kind == "provisions":
-            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=(180, 130, 70),
+            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=PROVISIONS,
                         outline=(70, 40, 10), width=SCALE * 2)
-            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=WHITE,
                    anchor="mm")
         else:  # a parchment: a rolled scroll
             d.rectangle((s * 0.18, s * 0.1, s * 0.82, s * 0.9), fill=(245, 228, 180),
@@ -790,5 +802,5 @@ PALETTE = fixed_palette((
     *TERRAIN_COLOURS.values(), *SEAT_COLOURS, LAVA, LAVA_CORE, GRID, GOLD, SOFT, INK, PAPER,
     WHITE, CARD_EDGE, RESERVE_TAG, (235, 230, 220), (0, 0, 0),
     *(legible(c, WHITE) for c in SEAT_COLOURS), *(legible(c, PAPER) for c in SEAT_COLOURS),
-    (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), (30, 30, 30),
+    (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), TOWER, PROVISIONS,
 ))

@@ -334,7 +334,9 @@ def fixed_palette(colours: tuple[RGB, ...]) -> Image.Image:
     """A 256-colour palette image: ``colours`` exactly (a renderer's declared colours), the
     rest a 6x6x6 colour cube for antialiased edges. Mapping to a known palette costs ~1 ms
     where building one per image (FASTOCTREE) cost ~8 ms."""
-    entries = list(dict.fromkeys(colours))[:40]
+    entries = list(dict.fromkeys(colours))
+    if len(entries) > 40:  # the cube needs the other 216 entries
+        raise ValueError(f"a fixed palette holds 40 declared colours, not {len(entries)}")
     cube = [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
     entries += [c for c in cube if c not in entries]
     entries = entries[:256]

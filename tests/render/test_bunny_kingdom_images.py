@@ -140,3 +140,12 @@ def test_the_board_keeps_one_size_while_the_game_is_played(players):
              for view, _ in bot_game_views("bunny_kingdom", players, 2, every=6)
              if view["phase"] not in ("copy", "over")}
     assert len(sizes) == 1, sizes
+
+
+def test_text_inside_icons_reaches_wcag_aa():
+    from render.bunny_kingdom import ICON_TEXT
+    from render.common import MIN_CONTRAST, contrast_ratio
+
+    assert len(ICON_TEXT) == 7
+    for text, background in ICON_TEXT:
+        assert contrast_ratio(text, background) >= MIN_CONTRAST, (text, background)
