@@ -149,3 +149,20 @@ def test_text_inside_icons_reaches_wcag_aa():
     assert len(ICON_TEXT) == 7
     for text, background in ICON_TEXT:
         assert contrast_ratio(text, background) >= MIN_CONTRAST, (text, background)
+
+
+def test_every_owned_cell_carries_its_owners_shape(monkeypatch):
+    """Owners are never told by colour alone: each owned cell has the owner's seat marker."""
+    import render.bunny_kingdom as bk
+
+    state = board_only(3)
+    for cell, seat in (("A1", 0), ("A2", 0), ("E5", 1), ("J10", 2)):
+        state["owner"][INDEX[cell]] = seat
+    drawn: list[int] = []
+    real = bk.draw_seat_marker
+    monkeypatch.setattr(bk, "draw_seat_marker",
+                        lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
+    bk._cell_tile.cache_clear()
+    render_board(GAME.view(state, None), names=NAMES[:3])
+    # one per owned cell, one in each player's block
+    assert sorted(drawn) == sorted([0, 0, 1, 2] + [0, 1, 2])

@@ -69,3 +69,22 @@ def test_the_board_keeps_one_size_for_the_whole_game(players, variants):
              for view, _ in bot_game_views("kingdomino", players, 6, every=5,
                                            variants=variants)}
     assert len(sizes) == 1, sizes
+
+
+def test_castles_and_kings_carry_their_seats_shape(monkeypatch):
+    """Owners are never told by colour alone: every castle and king is a seat marker."""
+    import render.kingdomino as kd
+    from tests.render.sample import bot_game_views
+
+    view = bot_game_views("kingdomino", 4, 3, every=7)[1][0]
+    kings = [slot["king"] for line in ("current_line", "next_line") for slot in view[line]
+             if slot["king"] is not None]
+    assert kings
+    drawn: list[int] = []
+    real = kd.draw_seat_marker
+    monkeypatch.setattr(kd, "draw_seat_marker",
+                        lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
+    kd._castle.cache_clear()
+    render_board(view, names=NAMES)
+    # a marker in each name bar and on each castle, one on each king
+    assert sorted(drawn) == sorted([0, 1, 2, 3] * 2 + kings)
