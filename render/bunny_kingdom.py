@@ -694,7 +694,10 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             private["hand"][-1] == private["from_reserve"]:
         reserve_index = len(private["hand"]) - 1
 
-    def rows_of(cards: list[str], hints: bool) -> list[tuple[str, str, list[str], bool]]:
+    def rows_of(cards: list[str], hints: bool, marked: int = -1
+                ) -> list[tuple[str, str, list[str], bool]]:
+        """(kind, name, effect lines, from the reserve) for each card; ``marked``: the index
+        of the card drawn from the reserve."""
         rows = []
         for k, kind in enumerate(cards):
             ter = terrain.get(kind, "")
@@ -705,13 +708,12 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             else:
                 name = _card_name(lang, kind)
                 effect = _tr(lang, f"card.{kind}.text")
-            from_reserve = hints and k == reserve_index and cards is private["hand"]
             rows.append((kind, name, _wrap(probe, effect, text_font, inner - 56)[:2],
-                         from_reserve))
+                         k == marked))
         return rows
 
     sections: list[tuple[str, list[tuple[str, str, list[str], bool]], bool]] = [
-        (_lbl(lang, "hand"), rows_of(private["hand"], True), True),
+        (_lbl(lang, "hand"), rows_of(private["hand"], True, reserve_index), True),
         (_lbl(lang, "your_pick"), rows_of(private["pick"] or [], True), bool(private["pick"])),
         (_lbl(lang, "your_waiting"), rows_of(private["waiting"], False),
          bool(private["waiting"])),
