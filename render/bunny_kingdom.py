@@ -162,23 +162,6 @@ def resource_icon(resource: str, px: int) -> Image.Image:
 
 
 @lru_cache(maxsize=16)
-def rabbit_icon(seat: int, px: int) -> Image.Image:
-    """A rabbit head in the seat's colour (on the cards; owners are shown by seat markers)."""
-    s = px * SCALE
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    line = (255, 255, 255)
-    w = SCALE * 2
-    for x0 in (0.22, 0.52):
-        d.ellipse((s * x0, s * 0.0, s * (x0 + 0.26), s * 0.55), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.12, s * 0.35, s * 0.88, s * 0.98), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.33, s * 0.55, s * 0.43, s * 0.65), fill=line)
-    d.ellipse((s * 0.57, s * 0.55, s * 0.67, s * 0.65), fill=line)
-    return img.resize((px, px), Image.Resampling.LANCZOS)
-
-
-@lru_cache(maxsize=16)
 def city_icon(strength: int, px: int) -> Image.Image:
     """A city: as many towers as its strength, on a wall."""
     s = px * SCALE
