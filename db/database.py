@@ -346,27 +346,20 @@ class SqliteDatabase(Database):
                     await conn.execute("ROLLBACK")
                 raise _sqlite_failure(exc) from exc
 
-    async def _read(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        # execute, fetch and close in ONE call on the reader's thread: a statement left open
+        # across an await (another coroutine's read starting meanwhile) keeps the connection's
+        # read snapshot alive, and under steady load every later read saw old data
         assert self.reader is not None, "Database.open() first"
         self.statements += 1
         try:
-            return await self.reader.execute(sql, tuple(params))
+            return list(await self.reader.execute_fetchall(sql, tuple(params)))
         except sqlite3.Error as exc:
             raise _sqlite_failure(exc) from exc
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        cur = await self._read(sql, params)
-        try:
-            return await cur.fetchone()
-        finally:
-            await cur.close()
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        cur = await self._read(sql, params)
-        try:
-            return list(await cur.fetchall())
-        finally:
-            await cur.close()
 
     @asynccontextmanager
     async def session_lock(self, key: int) -> AsyncIterator[None]:
