@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 
 #: choices on a timed-out player's vote
 TIMEOUT_CHOICES = ("skip", "computer", "wait")
-#: Elo: start, K factor, and how many games make a rating count on the leaderboard
 
 
 @dataclass
