@@ -335,10 +335,23 @@ class AsyncPlay:
             row = outcome.session
         waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
                    if t["kind"] == "timeout"}  # those are announced when they fire
-        events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
-                   if seat.user_id is not None and seat.seat not in waiting
-                   and self.timed_out(row, seat.seat)]
+        for seat in row.seats:
+            if (seat.user_id is not None and seat.seat not in waiting
+                    and self.timed_out(row, seat.seat) and await self._reclaim_timeout(row.id, seat.seat)):
+                events.append(TimerEvent("timeout", row, seat.seat))
         return events
+
+    async def _reclaim_timeout(self, session_id: int, seat: int) -> bool:
+        """Claim the re-announcement of a vote that fired before a stop: a compare-and-set on
+        the fired timer's ``fired_at``, so of several processes starting at once only one
+        posts the vote again."""
+        fired = await self.store.last_fired_timer(session_id, seat, "timeout")
+        if fired is None:
+            return True  # the clock ran out without a timer (none to claim): announce
+        now = self.sessions.now()
+        return now != fired["fired_at"] and await self.store.run([(
+            "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at = ?",
+            (now, fired["id"], fired["fired_at"]))]) == 1
 
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
                              *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:
