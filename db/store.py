@@ -353,7 +353,8 @@ class Store:
 
     async def last_fired_timer(self, session_id: int, seat: int, kind: str) -> Any:
         return await self.db.fetchone(
-            "SELECT id, fired_at FROM timers WHERE session_id = ? AND seat = ? AND kind = ?"
+            "SELECT id, fired_at, reannounced_at FROM timers WHERE session_id = ? AND seat = ?"
+            " AND kind = ?"
             " AND fired_at IS NOT NULL ORDER BY id DESC LIMIT 1",
             (session_id, seat, kind),
         )

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -39,6 +39,8 @@ TIMEOUT_CHOICES = ("skip", "computer", "wait")
 ELO_START = 1000.0
 ELO_K = 32.0
 RANKED_AFTER = 3
+#: processes starting within this time of each other post a timed-out player's vote once
+REANNOUNCE_AFTER = timedelta(minutes=1)
 
 
 @dataclass
@@ -342,16 +344,17 @@ class AsyncPlay:
         return events
 
     async def _reclaim_timeout(self, session_id: int, seat: int) -> bool:
-        """Claim the re-announcement of a vote that fired before a stop: a compare-and-set on
-        the fired timer's ``fired_at``, so of several processes starting at once only one
-        posts the vote again."""
+        """Claim the re-announcement of a vote that fired before a stop: one guarded UPDATE
+        of the fired timer, so of several processes starting at once only one posts the vote
+        again (a restart later than :data:`REANNOUNCE_AFTER` posts it once more)."""
         fired = await self.store.last_fired_timer(session_id, seat, "timeout")
         if fired is None:
             return True  # the clock ran out without a timer (none to claim): announce
-        now = self.sessions.now()
-        return now != fired["fired_at"] and await self.store.run([(
-            "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at = ?",
-            (now, fired["id"], fired["fired_at"]))]) == 1
+        now = self.sessions.clock()
+        return await self.store.run([(
+            "UPDATE timers SET reannounced_at = ? WHERE id = ?"
+            " AND (reannounced_at IS NULL OR reannounced_at < ?)",
+            (now.isoformat(), fired["id"], (now - REANNOUNCE_AFTER).isoformat()))]) == 1
 
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
                              *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:
