@@ -26,6 +26,8 @@ PANEL = 470  # width of the reserve/info panel
 
 TILE_COLOURS = {"green": (118, 160, 84), "yellow": (232, 196, 96), "grey": (158, 160, 164)}
 BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 122, 126)}
+#: what each producer gives (a Trading Post's image shows the producers it counts)
+PRODUCER_RESOURCE = {"farm": "wheat", "sawmill": "wood", "quarry": "stone"}
 RESOURCE_COLOURS = {"wood": TILE_COLOURS["green"], "wheat": TILE_COLOURS["yellow"],
                     "stone": TILE_COLOURS["grey"]}
 RESOURCE_OF = {"green": "wood", "yellow": "wheat", "grey": "stone"}
@@ -105,7 +107,8 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
 
 def _glyph(draw: ImageDraw.ImageDraw, face: dict[str, Any], box: tuple[int, int, int, int]
            ) -> None:
-    """The directional part of an effect: Inn axis, Watchtower arrows, Craft layout."""
+    """The directional part of an effect: Inn axis, Watchtower arrows, Craft layout; and the
+    producers a Trading Post counts."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     half = (y1 - y0) / 2
@@ -122,6 +125,15 @@ def _glyph(draw: ImageDraw.ImageDraw, face: dict[str, Any], box: tuple[int, int,
         for a in face.get("arrows", []):
             dx, dy = VECTORS[a]
             _arrow(draw, (cx, cy), (cx + dx * 2.2 * half, cy + dy * half), w)
+    elif building == "trading_post":
+        # the producers this post counts, as tokens in the colours of what they produce
+        unit = (y1 - y0) / 2
+        kinds = face.get("counts", [])
+        gx = cx - len(kinds) * unit * 0.6
+        for i, kind in enumerate(kinds):
+            bx = gx + i * unit * 1.2
+            draw.ellipse((bx, cy - unit / 2, bx + unit, cy + unit / 2),
+                         fill=RESOURCE_COLOURS[PRODUCER_RESOURCE[kind]], outline=INK, width=2)
     elif building in ("basket_shop", "pottery", "cooper"):
         unit = (y1 - y0) / 3
         gx = cx - 1.5 * unit

@@ -1,10 +1,23 @@
-"""A computer heir: greedy one step at a time, cheap enough to play a game in well under a
-second or two.
+"""A computer heir: greedy one action at a time over the score margin plus what the board
+promises, so it uses every mechanism of every set.
 
-Order of thought in a turn: resolve a siege (destroy what hurts the rival most); build the
-tile that gains the most points; take a tile it can build (else any in reach); move a troop
-if that makes a building affordable or doubles an own building; lay open terrain if that
-discount lets another tile be built; use a Camp while the hand is small; end the turn.
+Each candidate action is applied to a copy and valued by :func:`value`: the final score
+margin if the game ended now (every building's effect, troops doubling, roads) plus, for
+each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
+buildings still to come, an Inn or a Market with its free cells, a Craft shop whose layout
+cells are still free or already right, a Guild's shop to come, a Siege Tower already
+touching a rival building. A
+build that raises a siege is valued with its best destroy (or spare). Open terrain is laid
+when the discount lets a building be built this turn, when it scores by itself (a colour
+area, a Craft layout, an Inn line) or instead of a tile the hand limit would throw away.
+
+Order of thought in a turn: build while a build gains (before taking: a tile in reach
+gives its resource); take the tile with the best build to come; lay open terrain as above;
+move a troop when that makes a building affordable or doubles one; turn a Camp only with an
+empty hand (an unused Camp scores 2); end the turn.
+
+Levels: ``normal`` as above; ``easy`` looks at a few cells per tile, takes at random and
+never plans sieges or terrain, so a new player can beat it.
 """
 
 from __future__ import annotations
@@ -13,12 +26,88 @@ import random
 
 from engines.base import State
 from engines.dwoch_nastepcow import actions, rules, scoring
-from engines.dwoch_nastepcow.state import copy_state
+from engines.dwoch_nastepcow.data import CRAFT_SHOPS
+from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
+from engines.dwoch_nastepcow.state import HAND_LIMIT, copy_state, opponent
 
-#: candidate cells tried per tile when looking for the best build
-CELLS_PER_TILE = 8
+LEVELS = ("easy", "normal")
+#: cells tried per tile when the easy level looks for a build
+EASY_CELLS_PER_TILE = 3
+#: cells tried per tile when valuing what a take would let the bot build
+TAKE_CELLS_PER_TILE = 8
+#: troop moves tried before a build, and how much more the build after one must gain
+MOVES_TRIED, MOVE_MARGIN = 6, 1.0
+#: Bakery, Smithy, Guardhouse: 1 per building of a colour, anyone's, to the end of the game
+COLOUR_COUNTERS = ("bakery", "smithy", "guardhouse")
+#: share of the tiles to come that will be built
+GROWTH = 0.5
+#: chance that a free cell next to an Inn or Market is filled before the end, early on;
+#: the game's last TILES_LATE tiles scale it down
+FILL, TILES_LATE = 0.3, 20
+#: promise of a Craft shop's layout cell: already the right colour, or still free
+CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
+#: promise of a rival building orthogonally next to an own Siege Tower (a second tower
+#: next to it destroys it), and of a Guild whose shop the bot may still build
+SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
+#: the worth of a tile kept in hand (a building later) against laying it as terrain
+TILE_IN_HAND = 1.5
 
 
+def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
+    """The bot's action. A failure raises (the session's call site decides what a game does
+    when its computer player breaks; a silent fallback would hide the bug)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    legal = actions.legal(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action (phase {state['phase']})")
+    if len(legal) == 1:
+        return legal[0]
+    phase = state["phase"]
+    if phase == "siege":
+        return _best(state, seat, legal, rng)[1]
+    if phase == "discard":
+        return _discard(state, seat, rng)
+    by_verb: dict[str, list[str]] = {}
+    for code in legal:
+        by_verb.setdefault(code.split()[0], []).append(code)
+    if level == "easy":
+        return _easy_turn(state, seat, legal, by_verb, rng)
+
+    # build before taking: a tile still in the reserve within reach gives its resource
+    builds = by_verb.get("build", [])
+    troop_moves = by_verb.get("move", []) + by_verb.get("deploy", []) + by_verb.get(
+        "withdraw", [])
+    if builds:
+        gain, code = _best(state, seat, builds, rng)
+        if gain >= 0:
+            better = _reposition(state, seat, troop_moves, gain, rng)
+            return better if better is not None else code
+
+    takes = by_verb.get("take", [])
+    if takes:
+        return _take(state, seat, takes, rng)
+
+    terrain = _terrain(state, seat, by_verb.get("terrain", []), rng)
+    if terrain is not None:
+        return terrain
+
+    if troop_moves:
+        move = _troop_move(state, seat, troop_moves, rng)
+        if move is not None:
+            return move
+
+    camps = by_verb.get("camp", [])
+    if camps:
+        camp = _camp(state, seat, camps, rng)
+        if camp is not None:
+            return camp
+    if "end" in legal:
+        return "end"
+    raise ValueError(f"no bot decision among {legal[:5]}...")
+
+
+# --- valuing a position ------------------------------------------------------------------------
 def _after(state: State, seat: int, code: str) -> State:
     new = copy_state(state)
     verb, args = actions.parse(new, code)
@@ -26,94 +115,250 @@ def _after(state: State, seat: int, code: str) -> State:
     return new
 
 
-def _margin(state: State, seat: int) -> int:
+def value(state: State, seat: int) -> float:
+    """The score margin now plus the promises of each side's board (see the module doc)."""
     points = scoring.totals(state)
-    return points[seat] - points[1 - seat]
+    rival = opponent(seat)
+    return (points[seat] + _promise(state, seat)) - (points[rival] + _promise(state, rival))
 
 
-def _best(state: State, seat: int, codes: list[str], rng: random.Random) -> tuple[int, str]:
-    base = _margin(state, seat)
-    scored = [(_margin(_after(state, seat, c), seat) - base, rng.random(), c) for c in codes]
+def _tiles_to_come(state: State) -> int:
+    """Tiles still to be laid in this game (stack, reserve, hands), about one in two of
+    which will be built."""
+    return (len(state["stack"]) + sum(1 for t in state["reserve"] if t is not None)
+            + sum(len(h) for h in state["hands"]))
+
+
+def _promise(state: State, seat: int) -> float:
+    if state["phase"] == "over":
+        return 0.0
+    land, tiles = state["landscape"], state["tiles"]
+    rival = opponent(seat)
+    out = 0.0
+    # buildings that count every building of a colour grow with the game: one in three of
+    # the buildings still to come
+    growth = GROWTH * _tiles_to_come(state) / 3
+    later = min(1.0, _tiles_to_come(state) / TILES_LATE)  # how much of the game is left
+    own_shops: set[str] = set()
+    for cell, spot in land.items():
+        if spot["face"] != "up" or spot["owner"] != seat:
+            continue
+        record = tiles[spot["tile"]]
+        building = record["building"]
+        if building in CRAFT_SHOPS:
+            own_shops.add(building)
+            hope = 0.0
+            for direction, colour in record["layout"].items():
+                there = land.get(step(cell, facing(direction, seat)))
+                if there is None:
+                    hope += CRAFT_FREE
+                elif tiles[there["tile"]]["colour"] == colour:
+                    hope += CRAFT_RIGHT
+                else:
+                    hope = -1.0  # a wrong colour never changes: the shop is dead
+                    break
+            if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
+                out += hope
+        elif building in COLOUR_COUNTERS:
+            out += growth * (2 if _doubled(state, seat, cell) else 1)
+        elif building in ("inn", "market"):
+            if building == "inn":
+                ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
+                free = sum(1 for w in ways for d in range(1, 4) if step(cell, w, d) not in land)
+            else:
+                free = sum(1 for n in neighbours4(cell) if n not in land)
+            out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
+        elif building == "siege_tower":
+            out += SIEGE_THREAT * sum(
+                1 for n in neighbours4(cell)
+                if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
+    for spot in land.values():
+        if spot["face"] == "up" and spot["owner"] == seat:
+            record = tiles[spot["tile"]]
+            if record["building"] == "guild" and record["boosts"] not in own_shops:
+                out += GUILD_HOPE
+    return out
+
+
+def _doubled(state: State, seat: int, cell: str) -> bool:
+    return any(t["at"] == cell for t in state["troops"][seat])
+
+
+def _outcome(state: State, seat: int, code: str) -> float:
+    """Value after ``code``; a build that raises a siege is valued with its best answer."""
+    new = _after(state, seat, code)
+    if new["phase"] == "siege":
+        return max(value(_after(new, seat, c), seat) for c in actions.legal(new, seat))
+    return value(new, seat)
+
+
+def _best(state: State, seat: int, codes: list[str], rng: random.Random) -> tuple[float, str]:
+    base = value(state, seat)
+    scored = [(_outcome(state, seat, c) - base, rng.random(), c) for c in codes]
     gain, _, code = max(scored)
     return gain, code
 
 
-def _sample_builds(codes: list[str], rng: random.Random) -> list[str]:
+# --- the parts of a turn -----------------------------------------------------------------------
+def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
+    """The tile whose best build (now, with what the take leaves in reach) gains most; a
+    tile that cannot be built yet is worth its cheapest shortfall less."""
+    base = value(state, seat)
+    best: tuple[float, float, str] | None = None
+    for code in takes:
+        tile_id = code.split()[1]
+        after = _after(state, seat, code)
+        builds = [c for c in actions.legal(after, seat) if c.startswith(f"build {tile_id} ")]
+        if builds:
+            if len(builds) > TAKE_CELLS_PER_TILE:
+                builds = rng.sample(builds, TAKE_CELLS_PER_TILE)
+            worth = max(_outcome(after, seat, c) for c in builds) - base
+        else:
+            have = rules.available_resources(after, seat)
+            worth = -float(rules.shortfall(state["tiles"][tile_id]["cost"], have))
+        candidate = (worth, rng.random(), code)
+        if best is None or candidate > best:
+            best = candidate
+    assert best is not None
+    return best[2]
+
+
+def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> str | None:
+    """Open terrain that pays: it enables a build now, scores by itself, or uses a tile
+    the hand limit would discard anyway."""
+    if not codes:
+        return None
+    hand = state["hands"][seat]
+    have = rules.available_resources(state, seat)
+    discounts = state["turn"]["discounts"]
+    short = {t: rules.shortfall(state["tiles"][t]["cost"], have) for t in hand}
+    wanted = {t for t in hand if short[t] == discounts + 1}
+    spare_tiles = len(hand) > HAND_LIMIT or _last_turn(state)
+    base = value(state, seat)
+    best: tuple[float, float, str] | None = None
+    for code in codes:
+        tile_id = code.split()[1]
+        if tile_id in wanted and len(wanted) == 1:
+            continue  # the tile to be built is not the one to lay down
+        gain = value(_after(state, seat, code), seat) - base
+        if wanted:
+            gain += TILE_IN_HAND  # the discount lets a wanted building be built
+        if not spare_tiles:
+            gain -= TILE_IN_HAND * (1 if short[tile_id] <= discounts + 1 else 0.5)
+        candidate = (gain, rng.random(), code)
+        if best is None or candidate > best:
+            best = candidate
+    if best is not None and best[0] > 0:
+        return best[2]
+    return None
+
+
+def _reposition(state: State, seat: int, moves: list[str], direct: float,
+                rng: random.Random) -> str | None:
+    """A troop move first, when the build it opens (new cells next to the troop, a doubled
+    building, other resources) beats the best build now by a clear margin."""
+    if not moves:
+        return None
+    base = value(state, seat)
+    best: tuple[float, str] | None = None
+    for code in rng.sample(moves, min(len(moves), MOVES_TRIED)):
+        after = _after(state, seat, code)
+        builds = [c for c in actions.legal(after, seat) if c.startswith("build ")]
+        if not builds:
+            continue
+        gain = max(_outcome(after, seat, c) for c in _sample_per_tile(builds, rng)) - base
+        if best is None or gain > best[0]:
+            best = (gain, code)
+    if best is not None and best[0] > direct + MOVE_MARGIN:
+        return best[1]
+    return None
+
+
+def _sample_per_tile(codes: list[str], rng: random.Random) -> list[str]:
     by_tile: dict[str, list[str]] = {}
     for code in codes:
         by_tile.setdefault(code.split()[1], []).append(code)
-    out: list[str] = []
-    for options in by_tile.values():
-        out += options if len(options) <= CELLS_PER_TILE else rng.sample(options, CELLS_PER_TILE)
-    return out
+    return [c for options in by_tile.values()
+            for c in rng.sample(options, min(len(options), TAKE_CELLS_PER_TILE))]
 
 
-def choose(state: State, seat: int, rng: random.Random) -> str:
-    legal = actions.legal(state, seat)
-    phase = state["phase"]
-    if phase == "siege":
-        return _best(state, seat, legal, rng)[1]
-    if phase == "discard":
-        have = rules.available_resources(state, seat)
-        hand = sorted(state["hands"][seat],
-                      key=lambda t: (-rules.shortfall(state["tiles"][t]["cost"], have),
-                                     rng.random()))
-        return f"discard {hand[0]}"
-    by_verb: dict[str, list[str]] = {}
-    for code in legal:
-        by_verb.setdefault(code.split()[0], []).append(code)
+def _camp(state: State, seat: int, camps: list[str], rng: random.Random) -> str | None:
+    """Turn a Camp (losing its 2 points, 4 if doubled) only when the extra take leads to a
+    build that gains more than that."""
+    base = value(state, seat)
+    after = _after(state, seat, camps[0])
+    best = float("-inf")
+    for take in actions.legal(after, seat):
+        if not take.startswith("take "):
+            continue
+        taken = _after(after, seat, take)
+        builds = [c for c in actions.legal(taken, seat)
+                  if c.startswith(f"build {take.split()[1]} ")]
+        if len(builds) > TAKE_CELLS_PER_TILE:
+            builds = rng.sample(builds, TAKE_CELLS_PER_TILE)
+        for code in builds:
+            best = max(best, _outcome(taken, seat, code))
+    return camps[0] if best > base else None
 
-    builds = by_verb.get("build", [])
-    if builds:
-        gain, code = _best(state, seat, _sample_builds(builds, rng), rng)
-        if gain >= 0:
-            return code
 
-    takes = by_verb.get("take", [])
-    if takes:
-        buildable = [
-            c for c in takes
-            if any(b.startswith(f"build {c.split()[1]} ")
-                   for b in actions.legal(_after(state, seat, c), seat))
-        ]
-        return rng.choice(buildable or takes)
+def _last_turn(state: State) -> bool:
+    """The mover's final turn (once the stack has run out each heir has one more turn):
+    tiles left in hand are worth nothing afterwards."""
+    return state["final_turns"] is not None
 
-    troop_moves = by_verb.get("move", []) + by_verb.get("deploy", []) + by_verb.get(
-        "withdraw", [])
-    if state["hands"][seat] and troop_moves:
-        rng.shuffle(troop_moves)
-        for code in troop_moves:
-            if any(c.startswith("build ") for c in actions.legal(_after(state, seat, code),
-                                                                  seat)):
-                return code
-    doubling = [c for c in by_verb.get("move", []) + by_verb.get("deploy", [])
-                if _lands_on_own_building(state, seat, c.split()[-1])]
-    if doubling:
-        gain, code = _best(state, seat, doubling, rng)
-        if gain > 0:
-            return code
 
+def _troop_move(state: State, seat: int, moves: list[str], rng: random.Random) -> str | None:
+    """A troop move that makes a building in hand affordable, else one that gains points
+    (a troop doubling an own building)."""
     hand = state["hands"][seat]
-    terrains = by_verb.get("terrain", [])
-    if len(hand) >= 2 and terrains:
+    if hand:
         have = rules.available_resources(state, seat)
         discounts = state["turn"]["discounts"]
-        short = {t: rules.shortfall(state["tiles"][t]["cost"], have) for t in hand}
-        wanted = [t for t in hand if short[t] == discounts + 1]
-        if wanted:
-            keep = max(wanted, key=lambda t: sum(state["tiles"][t]["cost"].values()))
-            spend = [c for c in terrains if c.split()[1] != keep]
-            if spend:
-                return rng.choice(spend)
+        if all(rules.shortfall(state["tiles"][t]["cost"], have) > discounts for t in hand):
+            enabling = []
+            for code in moves:
+                after = _after(state, seat, code)
+                builds = [c for c in actions.legal(after, seat) if c.startswith("build ")]
+                if builds:
+                    enabling.append((_best(after, seat, builds, rng)[0], rng.random(), code))
+            if enabling:
+                return max(enabling)[2]
+    gain, code = _best(state, seat, moves, rng)
+    return code if gain > 0 else None
 
-    camps = by_verb.get("camp", [])
-    if camps and len(hand) <= 2 and rng.random() < 0.5:
-        return rng.choice(camps)
+
+def _discard(state: State, seat: int, rng: random.Random) -> str:
+    """Throw away the tile furthest from being affordable."""
+    have = rules.available_resources(state, seat)
+    hand = sorted(state["hands"][seat],
+                  key=lambda t: (-rules.shortfall(state["tiles"][t]["cost"], have),
+                                 rng.random()))
+    return f"discard {hand[0]}"
+
+
+def _easy_turn(state: State, seat: int, legal: list[str], by_verb: dict[str, list[str]],
+               rng: random.Random) -> str:
+    """A beginner: a take at random, a build judged on a few cells, troops at random now and
+    then, no sieges planned and no terrain laid."""
+    takes = by_verb.get("take", [])
+    if takes:
+        return rng.choice(takes)
+    builds = by_verb.get("build", [])
+    if builds:
+        by_tile: dict[str, list[str]] = {}
+        for code in builds:
+            by_tile.setdefault(code.split()[1], []).append(code)
+        sample = [c for options in by_tile.values()
+                  for c in rng.sample(options, min(len(options), EASY_CELLS_PER_TILE))]
+        base = scoring.totals(state)[seat]
+        scored = [(scoring.totals(_after(state, seat, c))[seat] - base, rng.random(), c)
+                  for c in sample]
+        gain, _, code = max(scored)
+        if gain >= 0:
+            return code
+    moves = by_verb.get("move", []) + by_verb.get("deploy", [])
+    if moves and rng.random() < 0.3:
+        return rng.choice(moves)
     if "end" in legal:
         return "end"
     return rng.choice(legal)
-
-
-def _lands_on_own_building(state: State, seat: int, cell: str) -> bool:
-    spot = state["landscape"].get(cell)
-    return spot is not None and spot["face"] == "up" and spot["owner"] == seat

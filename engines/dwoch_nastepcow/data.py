@@ -31,6 +31,8 @@ RULEBOOK_SETS: dict[str, tuple[str, ...]] = {
 }
 BUILDINGS: tuple[str, ...] = tuple(b for bs in RULEBOOK_SETS.values() for b in bs)
 CRAFT_SHOPS = ("basket_shop", "pottery", "cooper")
+#: the buildings that give a resource, which a Trading Post counts (those shown on it)
+PRODUCERS = ("farm", "sawmill", "quarry")
 #: the colour pair each Craft shop scores (Sklep z koszykami, Garncarnia, Warsztat bednarski)
 CRAFT_PAIRS = {
     "basket_shop": {"green", "yellow"},
@@ -93,10 +95,14 @@ def check(data: dict[str, Any]) -> None:
                 raise ValueError(f"{where}: layout directions are 8-neighbours")
         if building == "guild" and t.get("boosts") not in CRAFT_SHOPS:
             raise ValueError(f"{where}: a Guild boosts one of {CRAFT_SHOPS}")
-        if building == "trading_post" and (
-            not t.get("counts") or not set(t["counts"]) <= {"farm", "sawmill", "quarry"}
-        ):
-            raise ValueError(f"{where}: a Trading Post counts farms/sawmills/quarries")
+        if building == "trading_post":
+            counts = t.get("counts") or []
+            if not counts or len(set(counts)) != len(counts) or not set(counts) <= set(
+                    PRODUCERS):
+                raise ValueError(f"{where}: a Trading Post counts farms/sawmills/quarries")
+            if set(counts) == set(PRODUCERS):
+                # "budynków przedstawionych na Faktorii": each post shows its own producers
+                raise ValueError(f"{where}: a Trading Post shows some producers, not all")
         if building == "pilgrimage_site" and not t["roads"]:
             raise ValueError(f"{where}: a Pilgrimage Site counts as road and needs one")
 

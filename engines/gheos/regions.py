@@ -13,7 +13,6 @@ was in. :func:`partition_from_scratch` recomputes it independently for the tests
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -35,6 +34,20 @@ def part_key(cell: str, index: int) -> str:
     return f"{cell}/{index}"
 
 
+@cache
+def landmass_index(t: Tile) -> int | None:
+    """Index of the tile's landmass part (a tile has at most one), or None."""
+    return next((i for i, p in enumerate(t.parts) if p.kind == LANDMASS), None)
+
+
+class Counts(dict[str, int]):
+    """Symbol counts; a missing symbol counts 0 (like ``Counter``, but cheap to create,
+    which matters: region summaries are made on every engine step)."""
+
+    def __missing__(self, key: str) -> int:
+        return 0
+
+
 @dataclass
 class Region:
     """A summary of one region, computed on demand (never stored)."""
@@ -43,7 +56,7 @@ class Region:
     parts: list[str]
     cells: set[str]
     landmass_cells: list[str]  # cells whose tile's landmass part lies here, reading order
-    counts: Counter = field(default_factory=Counter)  # normal symbols (temples apart)
+    counts: Counts = field(default_factory=Counts)  # normal symbols (temples apart)
 
     @property
     def kind(self) -> str:
@@ -163,7 +176,7 @@ class Land:
         if r is not None:
             return r
         parts = members.get(rid, [])
-        r = Region(rid, parts, set(), [], Counter())
+        r = Region(rid, parts, set(), [], Counts())
         for key in parts:
             cell, idx = split_key(key)
             r.cells.add(cell)
@@ -176,6 +189,16 @@ class Land:
         r.landmass_cells.sort(key=geometry.sort_key)
         self._summaries[rid] = r
         return r
+
+    def landmass_regions(self) -> set[int]:
+        """Ids of the regions that hold at least one landmass part."""
+        out = set()
+        regions = self.regions
+        for cell in self.board:
+            idx = landmass_index(self.tile_at(cell))
+            if idx is not None:
+                out.add(regions[part_key(cell, idx)])
+        return out
 
     def region_of(self, key: str) -> Region:
         return self.region(self.regions[key])

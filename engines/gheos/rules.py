@@ -249,12 +249,10 @@ def temple_points(state: dict, land: Land, cell: str) -> tuple[str, int] | None:
 # --- 2. found a civilization or take a follower ------------------------------------------
 def uninhabited_continents(state: dict, land: Land) -> list[Region]:
     taken = {land.regions[a] for a in state["civs"].values() if a is not None}
-    seen: set[int] = set()
+    # only a region holding a landmass can be a continent: summarise just those (the many
+    # shore-only regions would make this the slowest part of an engine step)
     out = []
-    for rid in sorted(set(land.regions.values())):
-        if rid in taken or rid in seen:
-            continue
-        seen.add(rid)
+    for rid in sorted(land.landmass_regions() - taken):
         r = land.region(rid)
         if r.kind == CONTINENT:
             out.append(r)

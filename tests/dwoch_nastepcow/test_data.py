@@ -84,3 +84,22 @@ def test_every_tile_is_one_line_in_the_file():
              if x.strip().startswith('{"id"')]
     assert len(lines) == 54
     assert all(json.loads(x.rstrip().rstrip(",")) for x in lines)
+
+
+def test_each_trading_post_counts_the_producers_shown_on_it():
+    """"3 punkty za każdy z twoich budynków przedstawionych na Faktorii": a post names its
+    own producer kinds, never all three; between them the posts show every kind."""
+    posts = [t for t in data.TILES.values() if t["building"] == "trading_post"]
+    assert len(posts) == 2
+    for post in posts:
+        assert post["counts"] and set(post["counts"]) < set(data.PRODUCERS)
+    assert {kind for post in posts for kind in post["counts"]} == set(data.PRODUCERS)
+    assert posts[0]["counts"] != posts[1]["counts"]
+
+
+def test_a_trading_post_counting_every_producer_is_refused():
+    broken = copy.deepcopy(data.DATA)
+    post = next(t for t in broken["tiles"] if t["building"] == "trading_post")
+    post["counts"] = ["farm", "sawmill", "quarry"]
+    with pytest.raises(ValueError, match="not all"):
+        data.check(broken)

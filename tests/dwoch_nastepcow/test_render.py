@@ -68,3 +68,15 @@ def test_final_board_and_siege_and_discard_phases_render():
     s = GAME.setup(2, {}, 5)
     s["phase"], s["pending"] = "siege", {"targets": ["M13"]}
     assert render_board(GAME.view(s, None), names=NAMES)[:4] == b"\x89PNG"
+
+
+def test_a_trading_post_image_shows_the_producers_it_counts():
+    """On the board (where no effect text is written) the tile itself shows its kinds."""
+    state = GAME.setup(2, {}, 5)
+    state["tiles"] = dict(state["tiles"])
+    state["landscape"] = dict(state["landscape"])
+    state["landscape"]["M12"] = {"tile": "TC7", "face": "up", "owner": 0, "used": False,
+                                 "destroyed": False}
+    shown = render_board(GAME.view(state, None), names=NAMES)
+    state["tiles"]["TC7"] = {**state["tiles"]["TC7"], "counts": ["farm"]}
+    assert render_board(GAME.view(state, None), names=NAMES) != shown

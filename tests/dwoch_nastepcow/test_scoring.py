@@ -134,6 +134,20 @@ def test_trading_post_3_per_own_producer_shown_on_it():
     assert base_points(s, "M13") == 3
 
 
+def test_each_printed_trading_post_counts_only_its_own_producers():
+    """TC7 shows Sawmills and Quarries, TC8 Farms and Quarries (data/README.md): a Farm
+    next to TC7 earns it nothing, a Quarry counts for both."""
+    s = blank()
+    put(s, "M13", "TC7", owner=WHITE)
+    put(s, "M14", "TC8", owner=WHITE)
+    put(s, "A1", tile("F", "farm", "yellow"), owner=WHITE)
+    put(s, "A2", tile("Q", "quarry", "grey"), owner=WHITE)
+    put(s, "A3", tile("S", "sawmill", "green"), owner=BLUE)
+    assert s["tiles"]["TC7"]["counts"] == ["sawmill", "quarry"]
+    assert base_points(s, "M13") == 3  # the quarry; the farm is not shown on TC7
+    assert base_points(s, "M14") == 6  # the farm and the quarry
+
+
 def test_cathedral_5():
     assert base_points(board(M13=("cathedral", "grey", BLUE)), "M13") == 5
 

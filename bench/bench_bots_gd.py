@@ -1,0 +1,143 @@
+"""Computer-player tournaments for Gheos and Dwóch następców: win rates with 95 % confidence
+intervals (seats rotated), points, CPU time per move, and for Dwóch a census of how often each
+mechanism fires. Not a test:
+
+    python bench/bench_bots_gd.py --game dwoch_nastepcow --games 100 --a normal --b baseline
+    python bench/bench_bots_gd.py --game gheos --players 3 --a normal --b baseline
+
+Players: ``random``, ``baseline`` (the bot before issue 15, bench/baseline_bots), ``easy``,
+``normal``. With 3-4 players, one seat plays ``--a`` and the others ``--b``; "fair" is the win
+rate of an equal player (1/players). Times are CPU time of the deciding thread
+(``time.thread_time``), so other processes on the machine do not inflate them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.stats import pct  # noqa: E402
+
+Policy = Callable[[dict[str, Any], int, random.Random], str]
+POLICIES = ("random", "baseline", "easy", "normal")
+
+
+def policy(game_id: str, name: str) -> Policy:
+    game = importlib.import_module(f"engines.{game_id}").GAME
+    if name == "random":
+        return lambda s, seat, rng: rng.choice(game.legal_actions(s, seat))
+    if name == "baseline":
+        return importlib.import_module(f"bench.baseline_bots.{game_id}").choose
+    return lambda s, seat, rng: game.bot_action(s, seat, rng, name)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson interval of a win rate (shared places count as a fraction of a win)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def census(game_id: str, final: dict[str, Any], log: list[tuple[int, str]],
+           seat: int) -> Counter:
+    """Dwóch: how often each mechanism fired for ``seat`` in one game."""
+    out: Counter = Counter()
+    if game_id != "dwoch_nastepcow":
+        return out
+    from engines.dwoch_nastepcow import scoring
+
+    for who, code in log:
+        if who != seat:
+            continue
+        verb, *args = code.split()
+        if verb == "build":
+            out[f"built {final['tiles'][args[0]]['building']}"] += 1
+        elif verb in ("terrain", "destroy", "camp"):
+            out[verb] += 1
+    for line in scoring.score_lines(final)[seat]:
+        kind = line.key.rsplit(".", 1)[1]
+        out[f"scored {kind}"] += 1
+        out[f"points {kind}"] += line.points
+        if line.params.get("doubled"):
+            out["doubled"] += 1
+    return out
+
+
+def tournament(game_id: str, players: int, games: int, a: str, b: str,
+               options: dict[str, Any], seed0: int = 0) -> dict[str, Any]:
+    game = importlib.import_module(f"engines.{game_id}").GAME
+    pa, pb = policy(game_id, a), policy(game_id, b)
+    wins = 0.0
+    times: dict[str, list[float]] = {a: [], b: []}
+    points: dict[str, list[int]] = {a: [], b: []}
+    mechanisms: Counter = Counter()
+    for g in range(games):
+        seed = seed0 + g
+        seat_a = g % players  # seats rotated
+        state = game.setup(players, options, seed)
+        rng = random.Random(seed * 31 + 7)
+        log: list[tuple[int, str]] = []
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            name, play = (a, pa) if seat == seat_a else (b, pb)
+            started = time.thread_time()
+            code = play(state, seat, rng)
+            times[name].append(time.thread_time() - started)
+            state, _ = game.apply(state, seat, code)
+            log.append((seat, code))
+        first = game.ranking(state)[0]
+        if seat_a in first:
+            wins += 1 / len(first)
+        totals = game.totals(state)
+        points[a].append(totals[seat_a])
+        points[b] += [totals[s] for s in range(players) if s != seat_a]
+        mechanisms.update(census(game_id, state, log, seat_a))
+    low, high = wilson(wins, games)
+    return {"wins": wins / games, "low": low, "high": high, "points": points, "times": times,
+            "census": mechanisms}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True, choices=("gheos", "dwoch_nastepcow"))
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--a", default="normal", choices=POLICIES)
+    parser.add_argument("--b", default="baseline", choices=POLICIES)
+    parser.add_argument("--sets", default="", help="Dwóch: three sets, comma separated")
+    parser.add_argument("--seed", type=int, default=0, help="first game's seed")
+    args = parser.parse_args()
+    options = {"sets": args.sets.split(",")} if args.sets else {}
+    r = tournament(args.game, args.players, args.games, args.a, args.b, options, args.seed)
+    pa, pb = r["points"][args.a], r["points"][args.b]
+    print(f"{args.game}, {args.players} players, {args.games} games"
+          f"{' sets ' + args.sets if args.sets else ''}: {args.a} against {args.b}")
+    print(f"  {args.a} wins {100 * r['wins']:.0f} % (95 % CI {100 * r['low']:.0f}-"
+          f"{100 * r['high']:.0f} %; fair share {100 / args.players:.0f} %)")
+    print(f"  points per player: {args.a} {sum(pa) / len(pa):.1f}, "
+          f"{args.b} {sum(pb) / len(pb):.1f}")
+    for name in dict.fromkeys((args.a, args.b)):
+        t = r["times"][name]
+        print(f"  {name}: CPU ms per move p50 {1e3 * pct(t, .5):.2f}, p99 {1e3 * pct(t, .99):.2f}"
+              f", max {1e3 * max(t):.2f}")
+    if r["census"]:
+        print(f"  census for {args.a}, per game:")
+        for key, n in sorted(r["census"].items()):
+            print(f"    {key:<28} {n / args.games:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The Dwóch następców computer player: it beats random play in a seeded short tournament,
+uses the mechanisms the issue found unused (sieges, open terrain), keeps a Camp worth 2
+points, and fails loudly when it breaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.dwoch_nastepcow import GAME
+from engines.dwoch_nastepcow import bot as dwoch_bot
+
+from .helpers import BLUE, WHITE, blank, put, tile, troop
+
+SET_CHOICES = [[], ["war", "patrol", "craft"], ["travel", "war", "craft"],
+               ["lands", "trade", "patrol"]]
+
+
+def play(seed: int, policies, options=None) -> tuple[list[list[int]], dict]:
+    state = GAME.setup(2, options or {}, seed)
+    rng = random.Random(seed)
+    while not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, seat, policies[seat](state, seat, rng))
+    return GAME.ranking(state), state
+
+
+def random_player(state, seat, rng):
+    return rng.choice(GAME.legal_actions(state, seat))
+
+
+def computer(level):
+    return lambda state, seat, rng: GAME.bot_action(state, seat, rng, level)
+
+
+@pytest.mark.parametrize("sets", SET_CHOICES)
+def test_normal_bot_beats_the_random_player_in_every_kind_of_set(sets):
+    wins = 0
+    for seed in range(2):
+        bot_seat = seed % 2  # seats rotated
+        policies = [random_player, random_player]
+        policies[bot_seat] = computer("normal")
+        ranking, _ = play(seed, policies, {"sets": sets} if sets else {})
+        wins += ranking[0] == [bot_seat]
+    assert wins == 2
+
+
+def test_easy_bot_beats_random_play():
+    ranking, _ = play(21, [computer("easy"), random_player])
+    assert ranking[0] == [WHITE]
+
+
+def test_bot_destroys_a_building_between_its_siege_towers():
+    s = blank()
+    put(s, "M13", tile("T1", "siege_tower", "grey"), owner=WHITE)
+    put(s, "N13", tile("R", "robber_barony", "green"), owner=BLUE)
+    put(s, "N12", tile("G", "cathedral", "grey"), owner=WHITE)
+    troop(s, WHITE, 0, "N12")
+    s["hands"][WHITE] = ["T2"]
+    s["tiles"]["T2"] = tile("T2", "siege_tower", "grey", cost={"stone": 1})
+    s["turn"]["took"] = 1
+    code = GAME.bot_action(s, WHITE, random.Random(0))
+    assert code == "build T2 O13", "the second tower goes where it besieges the barony"
+    s, _ = GAME.apply(s, WHITE, code)
+    assert s["phase"] == "siege"
+    assert GAME.bot_action(s, WHITE, random.Random(0)) == "destroy N13"
+
+
+def test_bot_lays_open_terrain_when_the_discount_lets_it_build():
+    s = blank()
+    put(s, "M13", tile("S", "cathedral", "grey"), owner=None, face="down")
+    troop(s, WHITE, 0, "M13")
+    s["tiles"]["C"] = tile("C", "cathedral", "grey", cost={"stone": 1, "wood": 1})
+    s["tiles"]["F"] = tile("F", "farm", "yellow", cost={"wheat": 3})
+    s["hands"][WHITE] = ["C", "F"]
+    s["turn"]["took"] = 1
+    code = GAME.bot_action(s, WHITE, random.Random(0))
+    assert code.startswith("terrain F "), code
+    s, _ = GAME.apply(s, WHITE, code)
+    assert GAME.bot_action(s, WHITE, random.Random(0)).startswith("build C ")
+
+
+def test_unknown_level_is_refused():
+    state = GAME.setup(2, {}, 1)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        GAME.bot_action(state, GAME.to_act(state)[0], random.Random(0), "grandmaster")
+
+
+def test_a_crashing_bot_fails_loudly(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("bot bug")
+
+    monkeypatch.setattr(dwoch_bot, "value", broken)
+    state = GAME.setup(2, {}, 1)
+    seat = GAME.to_act(state)[0]
+    with pytest.raises(RuntimeError, match="bot bug"):
+        GAME.bot_action(state, seat, random.Random(0))
