@@ -23,6 +23,7 @@ class SeatRow:
     name: str
     bank: float | None = None  # seconds left on the turn clock
     running_since: str | None = None  # ISO time the clock started; None: not running
+    level: str | None = None  # computer level chosen at /game addbot; None: "normal"
 
     @property
     def is_bot(self) -> bool:
@@ -86,7 +87,8 @@ class Store:
         if row is None:
             return None
         seats = await self.db.fetchall(
-            "SELECT seat, user_id, name, bank, running_since FROM seats WHERE session_id = ?"
+            "SELECT seat, user_id, name, bank, running_since, bot_level FROM seats"
+            " WHERE session_id = ?"
             " ORDER BY seat",
             (row["id"],),
         )
@@ -99,8 +101,8 @@ class Store:
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"],
             finished_at=row["finished_at"],
-            seats=[SeatRow(s["seat"], s["user_id"], s["name"], s["bank"], s["running_since"])
-                   for s in seats],
+            seats=[SeatRow(s["seat"], s["user_id"], s["name"], s["bank"], s["running_since"],
+                           s["bot_level"]) for s in seats],
             pace_json=row["pace"], last_action_at=row["last_action_at"],
         )
 
@@ -167,14 +169,16 @@ class Store:
         assert session_id is not None
         return session_id
 
-    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str) -> int:
+    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str,
+                       level: str | None = None) -> int:
         async with self.db.transaction() as conn:
             (count,) = await (
                 await conn.execute("SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
             ).fetchone()
             await conn.execute(
-                "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (session_id, count, user_id, name),
+                "INSERT INTO seats (session_id, seat, user_id, name, bot_level)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, count, user_id, name, level),
             )
             await conn.execute(
                 "UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id)

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,6 +18,7 @@ from typing import Any
 
 import engines
 from db.store import SessionRow
+from session import computer
 from session.clocks import Pace, check_zone, deadline, spent, turn_starts
 from session.errors import SessionError
 from session.service import ARCHIVE_AFTER_WARNING, Notice, Outcome, Sessions
@@ -187,9 +187,11 @@ class AsyncPlay:
         outcome.session = row
         outcome.notices.append(Notice("notice.turn_skipped", {"seat": seat}))
         state = await s.state(row)
-        rng = random.Random(f"{row.seed}/skip/{row.version}")
         while outcome.session.status == "active" and seat in game.to_act(state):
-            await s._apply(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
+            # a skipped turn is played at "normal" level, seeded per move
+            code = await computer.move(row.game_id, state, seat,
+                                       f"{row.seed}/skip/{outcome.session.version}", "normal")
+            await s._apply(outcome, seat, None, code, kind="skip")
             state = await s.state(outcome.session)
         return await s._run_computer_players(outcome)
 
@@ -197,7 +199,8 @@ class AsyncPlay:
         s = self.sessions
         name = f"{row.seats[seat].name} (🤖)"
         await self.store.run([
-            ("UPDATE seats SET user_id = NULL, name = ? WHERE session_id = ? AND seat = ?",
+            ("UPDATE seats SET user_id = NULL, name = ?, bot_level = NULL"  # plays "normal"
+             " WHERE session_id = ? AND seat = ?",
              (name, row.id, seat)),
             ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
              " VALUES (?, ?, NULL, ?, ?)", (row.id, seat, name, row.version)),

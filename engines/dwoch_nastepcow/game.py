@@ -125,7 +125,7 @@ class DwochNastepcow(Game):
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
         return actions.describe(state, action)
 
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
         from engines.dwoch_nastepcow.bot import choose
 
         return choose(state, seat, rng)

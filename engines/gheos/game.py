@@ -392,7 +392,8 @@ class Gheos(Game):
         return "action.generic", {"code": action}
 
     # --- computer player ------------------------------------------------------------------------
-    def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
+    def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random,
+                   level: str = "normal") -> str:
         return choose(self, state, seat, rng)
 
 

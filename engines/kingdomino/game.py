@@ -482,7 +482,7 @@ class Kingdomino(Game):
         return notation.load(text)
 
     # --- computer player -------------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
         return bot.choose(self, state, seat, rng)
 
 
