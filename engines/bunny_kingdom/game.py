@@ -344,5 +344,5 @@ class BunnyKingdom(Game):
     def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
         from engines.bunny_kingdom.bot import choose
 
-        return choose(self, state, seat, rng)
+        return choose(self, state, seat, rng, level)
 

@@ -483,7 +483,7 @@ class Kingdomino(Game):
 
     # --- computer player -------------------------------------------------------------------
     def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
-        return bot.choose(self, state, seat, rng)
+        return bot.choose(self, state, seat, rng, level)
 
 
 GAME = Kingdomino()
