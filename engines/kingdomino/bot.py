@@ -38,13 +38,16 @@ from .state import grid_of, size_of
 if TYPE_CHECKING:
     from .game import Kingdomino
 
-HOLE = 4.0  # a cell that can never be filled
+HOLE = 2.0  # a cell that can never be filled
 GROWTH = 0.5  # a free side of a property, per crown
 CROWNLESS = 0.15  # a crownless square, waiting for a crown
 MIDDLE_LOST = 8.0  # the Middle Kingdom bonus out of reach
 DENIAL = 0.35  # share of an opponent's gain we take away by picking first
 EARLY_TURN = 0.03  # per number below 48: lower numbers place and pick first next round
 EASY_RANDOM = 0.25
+LOOK_AHEAD = 6  # placements re-ranked by the dominoes still to come
+KNOWN = 1.0  # a domino we will place for sure
+MAYBE = 0.5  # the best free domino of the next line
 
 
 def _best(options: list[tuple[float, str]], rng: random.Random) -> str:
@@ -142,9 +145,9 @@ def choose(game: Kingdomino, state: State, seat: int, rng: random.Random,
             _, first, second = code.split()
             a, b = parse_cell(first, size), parse_cell(second, size)
             assert a is not None and b is not None
-            options.append(
-                (kingdom_value(*put(terrain, crowns, n, a, b), size, grid, variants), code))
-        return _best(options, rng)
+            after = put(terrain, crowns, n, a, b)
+            options.append((kingdom_value(*after, size, grid, variants), code, after))
+        return _best(_look_ahead(state, seat, options), rng)
     mine = kingdom_value(terrain, crowns, size, grid, variants)
     others = []
     for other in range(state["players"]):
@@ -159,6 +162,33 @@ def choose(game: Kingdomino, state: State, seat: int, rng: random.Random,
                       for t, c, v in others), default=0.0)
         options.append((gain + DENIAL * max(denial, 0.0) + EARLY_TURN * (48 - n), code))
     return _best(options, rng)
+
+
+def _look_ahead(state: State, seat: int, options: list[tuple[float, str, tuple[str, str]]]
+                ) -> list[tuple[float, str]]:
+    """Re-rank the best placements by the dominoes still to come that we know of: our other
+    domino of this line and those we picked in the next line (placed later for sure), and the
+    best free domino of the next line (we may pick it now)."""
+    size, grid, variants = size_of(state), grid_of(state), state["variants"]
+    turn = state["turn"]
+    ours = [slot["n"] for i, slot in enumerate(state["current_line"])
+            if i > turn and slot["king"] == seat]
+    ours += [slot["n"] for slot in state["next_line"] if slot["king"] == seat]
+    free = [slot["n"] for slot in state["next_line"] if slot["king"] is None]
+    options.sort(key=lambda o: o[0], reverse=True)
+    out: list[tuple[float, str]] = []
+    for rank, (value, code, after) in enumerate(options):
+        if rank >= LOOK_AHEAD:
+            out.append((value - 1000.0, code))  # never better than a looked-at placement
+            continue
+        total = value
+        for m in ours:
+            total += KNOWN * best_placement_gain(*after, size, grid, variants, m, value)
+        if free:
+            total += MAYBE * max(best_placement_gain(*after, size, grid, variants, m, value)
+                                 for m in free)
+        out.append((total, code))
+    return out
 
 
 def _easy(state: State, seat: int, legal: list[str], rng: random.Random) -> str:
