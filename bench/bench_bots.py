@@ -8,7 +8,7 @@ A policy is ``random`` (a random legal move), ``baseline`` (the frozen pre-issue
 ``bench/baseline_bots/<game>.py``, which defines ``bot_action(state, seat, rng)``) or a level
 of the engine's own player (``easy``, ``normal``). A shared first place counts as 1/k of a win.
 Printed: ``a``'s win rate with a 95 % Wilson interval next to its fair share (1/players), mean
-points, the time per ``a`` decision (p50/p99), and per player a census of the final score
+points, the CPU time per ``a`` decision (p50/p99), and per player a census of the final score
 lines by key (how often each source of points fires per game and its mean points).
 """
 
@@ -64,7 +64,7 @@ class Result:
     #: policy -> score-line key -> [times it fired, points]
     census: dict[str, dict[str, list[int]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
-    seconds: list[float] = field(default_factory=list)  # per decision of a
+    seconds: list[float] = field(default_factory=list)  # CPU per decision of a
 
     @property
     def rate(self) -> float:
@@ -77,10 +77,10 @@ def play_one(game: Game, state: State, seats: list[Policy], a_seat: int, seed: s
     while not game.is_over(state):
         for seat in game.to_act(state):
             rng = random.Random(f"{seed}/{moves}")
-            started = time.perf_counter()
+            started = time.process_time()  # CPU time: the machine is shared, wall time is not
             code = seats[seat](state, seat, rng)
             if seat == a_seat:
-                result.seconds.append(time.perf_counter() - started)
+                result.seconds.append(time.process_time() - started)
             state, _ = game.apply(state, seat, code)
             moves += 1
             break
@@ -127,7 +127,7 @@ def report(result: Result, a: str, b: str, variants: list[str]) -> str:
         out.append(f"  {who}: mean {sum(pts) / len(pts):.1f} points")
     if result.seconds:
         ms = [s * 1000 for s in result.seconds]
-        out.append(f"  {a}: {len(ms)} decisions, p50 {pct(ms, 0.5):.2f} ms, "
+        out.append(f"  {a}: {len(ms)} decisions, CPU p50 {pct(ms, 0.5):.2f} ms, "
                    f"p99 {pct(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
     for who in dict.fromkeys((a, b)):
         seat_games = len(result.points[who])

@@ -81,7 +81,8 @@ def kingdom_value(terrain: str, crowns: str, size: int, grid: int, variants: lis
     castle = castle_index(size)
     #: empty in-window cells next to something: the only cells that can be holes
     edge = {k for k in near[castle] if terrain[k] == EMPTY and inside[k]}
-    for start, letter in enumerate(terrain):
+    for start in range(len(terrain) - len(terrain.lstrip(EMPTY)), len(terrain.rstrip(EMPTY))):
+        letter = terrain[start]
         if seen[start] or letter in (EMPTY, CASTLE):
             continue
         seen[start] = 1
