@@ -120,3 +120,18 @@ async def test_a_computer_replacing_an_absent_player_plays_normal(sessions, cloc
             out = await play.vote(row.id, s.user_id, f"timeout:{seat}", "computer")
     assert out.session.seats[seat].is_bot and out.session.seats[seat].level is None
     assert levels and set(levels) == {"normal"}
+
+
+@pytest.mark.parametrize("game_id", ["kingdomino", "bunny_kingdom", "gheos", "dwoch_nastepcow"])
+async def test_every_game_s_crashing_bot_fails_loudly(game_id, monkeypatch):
+    game = engines.get(game_id)
+
+    def bot(self, state, seat, rng, level="normal"):
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(type(game), "bot_action", bot)
+    state = game.setup(game.meta.min_players, {}, 3)
+    seat = game.to_act(state)[0]
+    with pytest.raises(computer.ComputerPlayerFailed) as err:
+        await computer.move(game_id, state, seat, "3/bot/0", "normal")
+    assert "RuntimeError: broken" in str(err.value) and game.notation(state) in str(err.value)
