@@ -26,7 +26,7 @@ def key_for(string: app_commands.locale_str, context: app_commands.TranslationCo
     if location is loc.parameter_description:
         return f"cmd.{data.command.qualified_name}.{data.name}.desc"
     if location is loc.choice_name:
-        return string.extras.get("key")  # choices that name their catalog key
+        return string.extras.get("key")
     return None
 
 
