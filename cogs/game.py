@@ -11,7 +11,7 @@ from discord.ext import commands
 
 import engines
 from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
-from engines.base import GameError
+from engines.base import BOT_LEVELS, GameError
 from session import present
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
@@ -24,6 +24,11 @@ GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(t("en", f"game.
                                                                  key=f"game.{game_id}"),
                                     value=game_id)
                 for game_id in playable()]
+#: the choice names are localised by cogs/translator.py from the ``bots.level.*`` keys
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(level, key=f"bots.level.{level}"), value=level)
+    for level in BOT_LEVELS
+]
 
 
 def host_of(interaction: discord.Interaction) -> Host:
@@ -142,7 +147,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
 
-    async def _lobby(self, interaction: discord.Interaction, action: str) -> None:
+    async def _lobby(self, interaction: discord.Interaction, action: str,
+                     level: str | None = None) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
@@ -156,7 +162,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                     raise SessionError("error.only_creator_addbot",
                                        "only the creator can add computer players")
                 name = t(row.lang, "ui.computer_name", n=len(row.seats) + 1)
-                outcome = await host.sessions.join(channel_id, None, name)
+                if level is not None:
+                    name = f"{name} ({t(row.lang, f'bots.level.{level}')})"
+                outcome = await host.sessions.join(channel_id, None, name, level)
             elif action == "leave":
                 outcome = await host.sessions.leave(channel_id, user.id)
             else:
@@ -172,8 +180,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await self._lobby(interaction, "join")
 
     @app_commands.command(name="addbot", description="Add a computer player (creator only)")
-    async def addbot(self, interaction: discord.Interaction) -> None:
-        await self._lobby(interaction, "addbot")
+    @app_commands.describe(level="How strong (default: normal)")
+    @app_commands.choices(level=BOT_LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        await self._lobby(interaction, "addbot", level)
 
     @app_commands.command(name="leave", description="Leave the game before it starts")
     async def leave(self, interaction: discord.Interaction) -> None:

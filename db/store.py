@@ -26,6 +26,7 @@ class SeatRow:
     name: str
     bank: float | None = None  # seconds left on the turn clock
     running_since: str | None = None  # ISO time the clock started; None: not running
+    level: str | None = None  # computer level chosen at /game addbot; None: "normal"
 
     @property
     def is_bot(self) -> bool:
@@ -93,11 +94,12 @@ class Store:
     def _select_sessions(self, where: str) -> str:
         """Sessions with their seats as one JSON column: one statement, one snapshot."""
         if self.db.dialect == "postgres":
-            seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since)"
+            seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since,"
+                     " bot_level)"
                      " ORDER BY seat) FROM seats WHERE session_id = s.id)")
         else:
             seats = ("(SELECT json_group_array(json_array(seat, user_id, name, bank,"
-                     " running_since)) FROM (SELECT * FROM seats WHERE session_id = s.id"
+                     " running_since, bot_level)) FROM (SELECT * FROM seats WHERE session_id = s.id"
                      " ORDER BY seat))")
         return f"SELECT s.*, {seats} AS seats_json FROM sessions s {where}"
 
@@ -199,14 +201,16 @@ class Store:
         assert session_id is not None
         return session_id
 
-    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str) -> int:
+    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str,
+                       level: str | None = None) -> int:
         async with self.db.transaction() as conn:
             await conn.lock("sessions", session_id)
             (count,) = await conn.fetchone(
                 "SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
             await conn.execute(
-                "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (session_id, count, user_id, name),
+                "INSERT INTO seats (session_id, seat, user_id, name, bot_level)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, count, user_id, name, level),
             )
             await conn.execute(
                 "UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id)

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,6 +20,7 @@ import engines
 from db.database import StaleVersion, StoreError
 from db.store import SessionRow
 from engines.base import GameError
+from session import computer
 from session.clocks import Pace, check_zone, deadline, spent, turn_starts
 from session.errors import SessionError
 from session.service import (
@@ -210,9 +210,11 @@ class AsyncPlay:
         outcome.session = row
         outcome.notices.append(Notice("notice.turn_skipped", {"seat": seat}))
         state = await s.state(row)
-        rng = random.Random(f"{row.seed}/skip/{row.version}")
         while outcome.session.status == "active" and seat in game.to_act(state):
-            await s.apply_move(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
+            # a skipped turn is played at "normal" level, seeded per move
+            code = await computer.move(row.game_id, state, seat,
+                                       f"{row.seed}/skip/{outcome.session.version}", "normal")
+            await s.apply_move(outcome, seat, None, code, kind="skip")
             state = await s.state(outcome.session)
         return await s.run_computer_players(outcome)
 
@@ -220,7 +222,8 @@ class AsyncPlay:
         s = self.sessions
         name = f"{row.seats[seat].name} (🤖)"
         await self.store.run([
-            ("UPDATE seats SET user_id = NULL, name = ? WHERE session_id = ? AND seat = ?",
+            ("UPDATE seats SET user_id = NULL, name = ?, bot_level = NULL"  # plays "normal"
+             " WHERE session_id = ? AND seat = ?",
              (name, row.id, seat)),
             ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
              " VALUES (?, ?, NULL, ?, ?)", (row.id, seat, name, row.version)),

@@ -14,7 +14,7 @@ from pathlib import Path
 import engines
 import render
 from db import Database
-from session import present
+from session import computer, present
 from session.i18n import t
 from session.service import Sessions
 
@@ -54,7 +54,7 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
                                  lang=lang))
             frame += 1
             seat = game.to_act(state)[0]
-            code = game.bot_action(state, seat, rng)
+            code = await computer.move(game_id, state, seat, f"{rng.random()}", "normal")
             outcome = await sessions.act(row.id, row.seats[seat].user_id, code, row.version)
             row = outcome.session
         state = await sessions.state(row)

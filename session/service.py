@@ -14,7 +14,6 @@ import importlib
 import json
 import logging
 import os
-import random
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,7 +25,8 @@ from typing import Any, ParamSpec, TypeVar
 import engines
 from db.database import Database, StaleVersion, StoreBusy, StoreError
 from db.store import ChannelBusy, SessionRow, Statement, Store
-from engines.base import BadOptions, Game, State
+from engines.base import BOT_LEVELS, BadOptions, Game, State
+from session import computer
 from session.clocks import (
     Pace,
     Quiet,
@@ -314,8 +314,13 @@ class Sessions:
                                                         "players": wanted})])
 
     @tells_store_failures
-    async def join(self, channel_id: int, user_id: int | None, name: str) -> Outcome:
-        """Take a seat (``user_id=None`` adds a computer player); a full lobby starts."""
+    async def join(self, channel_id: int, user_id: int | None, name: str,
+                   level: str | None = None) -> Outcome:
+        """Take a seat (``user_id=None`` adds a computer player of ``level``, one of
+        ``engines.base.BOT_LEVELS``, default "normal"); a full lobby starts."""
+        if level is not None and (user_id is not None or level not in BOT_LEVELS):
+            raise SessionError("error.bot_level", f"unknown computer level {level!r}",
+                               level=level, levels=", ".join(BOT_LEVELS))
         row = await self.in_channel(channel_id)
         async with self.locked(row.id):
             row = await self.session(row.id)
@@ -325,7 +330,7 @@ class Sessions:
                 raise SessionError("error.already_joined", "you are already in this game")
             if len(row.seats) >= row.players:
                 raise SessionError("error.lobby_full", "the game is full", players=row.players)
-            await self.store.add_seat(row.id, user_id, name, self.now())
+            await self.store.add_seat(row.id, user_id, name, self.now(), level)
             row = await self.session(row.id)
             notices = [Notice("notice.joined", {"player": name, "count": len(row.seats),
                                                 "players": row.players})]
@@ -556,9 +561,9 @@ class Sessions:
                 break
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
-            rng = random.Random(f"{row.seed}/bot/{row.version}")
-            await self.apply_move(outcome, seat, None, game.bot_action(state, seat, rng),
-                                  kind="computer")
+            code = await computer.move(row.game_id, state, seat, f"{row.seed}/bot/{row.version}",
+                                       row.seats[seat].level)
+            await self.apply_move(outcome, seat, None, code, kind="computer")
         return outcome
 
     @tells_store_failures

@@ -347,8 +347,8 @@ class BunnyKingdom(Game):
         return "action.generic", {"code": action}
 
     # --- computer player -----------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
         from engines.bunny_kingdom.bot import choose
 
-        return choose(self, state, seat, rng)
+        return choose(self, state, seat, rng, level)
 

@@ -493,8 +493,8 @@ class Kingdomino(Game):
         return notation.load(text)
 
     # --- computer player -------------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
-        return bot.choose(self, state, seat, rng)
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
+        return bot.choose(self, state, seat, rng, level)
 
 
 GAME = Kingdomino()

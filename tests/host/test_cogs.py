@@ -215,3 +215,15 @@ async def test_an_old_lobby_message_never_acts_on_a_newer_game(client):
     assert inter.ephemeral_texts() == [t("en", "error.stale")]
     row = await client.host.sessions.in_channel(CH)
     assert [s.user_id for s in row.seats] == [1]
+
+
+async def test_addbot_with_a_level_seats_a_computer_of_that_level(client):
+    cog, _ = await new_game(client, players=3)
+    polish = interaction(client, 1, locale=discord.Locale.polish)
+    await GameCog.addbot.callback(cog, polish, "easy")
+    row = await client.host.sessions.in_channel(CH)
+    assert row.seats[1].level == "easy" and t("en", "bots.level.easy") in row.seats[1].name
+    await GameCog.addbot.callback(cog, interaction(client, 1), None)
+    row = await client.host.sessions.in_channel(CH)
+    assert row.seats[2].level is None and row.status == "active"
+    assert row.version >= 2  # both computers picked
