@@ -1,0 +1,149 @@
+"""A cheap, checkable drawing surface: palette mode, cached labels and sprites, recorded text.
+
+Why it exists: most of a board's CPU went into Pillow's text drawing (~0.15 ms a label) and
+into quantising the finished RGB image for PNG (7–15 ms). A ``Canvas`` draws straight into a
+fixed palette (``Palette``: the colours a renderer declares plus a colour cube for smooth
+edges), so nothing is quantised at the end; each label is rasterised once per process and
+pasted through a mask; RGBA sprites (tile pictures) are mapped to the palette once, cached.
+
+Every text goes through ``Canvas.text``, which records what was drawn (``TextMark``: text
+colour, the colour behind it, size). Tests read ``Canvas.marks`` to check contrast (WCAG) and
+phone readability for every image a renderer makes, not only for sampled pixels.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from render.common import font
+
+RGB = tuple[int, int, int]
+Anchor = Literal["la", "lm", "mm", "rm", "ma", "ra"]
+
+#: colour cube levels for anti-aliased edges of sprites (5 x 5 x 5 = 125 entries)
+_CUBE_LEVELS = (0, 64, 128, 192, 255)
+#: PNG zlib level: 1 is several times cheaper than 6 and the files stay well under 100 KB
+PNG_LEVEL = 1
+#: labels with at least this much ink in a pixel are drawn (the canvas has no blending)
+_INK_THRESHOLD = 100
+
+
+class Palette:
+    """The 256 colours one renderer draws with: its declared colours, then a colour cube."""
+
+    def __init__(self, colours: list[RGB]) -> None:
+        named = list(dict.fromkeys(colours))
+        cube = [(r, g, b) for r in _CUBE_LEVELS for g in _CUBE_LEVELS for b in _CUBE_LEVELS]
+        entries = named + [c for c in cube if c not in named]
+        if len(entries) > 256:
+            raise ValueError(f"{len(named)} declared colours: at most {256 - len(cube)} fit")
+        self.colours = entries
+        self._index = {c: i for i, c in enumerate(entries)}
+        flat = [v for c in entries for v in c] + [0] * (768 - 3 * len(entries))
+        self.image = Image.new("P", (1, 1))
+        self.image.putpalette(flat)
+
+    def __getitem__(self, colour: RGB) -> int:
+        """The palette index of a declared colour (KeyError for one never declared)."""
+        return self._index[colour]
+
+
+@dataclass(frozen=True)
+class TextMark:
+    """One text as drawn: the renderer's promise of what is readable."""
+
+    text: str
+    size: int
+    fill: RGB
+    back: RGB
+
+
+@dataclass
+class Sprite:
+    """An RGBA picture mapped to a palette once: pixels, opaque mask, and the texts in it."""
+
+    pixels: Image.Image
+    mask: Image.Image
+    marks: tuple[TextMark, ...] = ()
+
+
+@lru_cache(maxsize=4096)
+def label_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int]:
+    """A label's pixels as a 1-bit mask (line height tall) and its left bearing."""
+    f = font(size, bold)
+    left, _top, right, _bottom = f.getbbox(text, anchor="la")
+    ascent, descent = f.getmetrics()
+    img = Image.new("L", (max(1, right - left), ascent + descent), 0)
+    ImageDraw.Draw(img).text((-left, 0), text, font=f, fill=255, anchor="la")
+    return img.point(lambda v: 255 if v >= _INK_THRESHOLD else 0).convert("1"), left
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    return label_mask(text, size, bold)[0].width
+
+
+def line_height(size: int, bold: bool = False) -> int:
+    ascent, descent = font(size, bold).getmetrics()
+    return ascent + descent
+
+
+def to_sprite(image: Image.Image, palette: Palette, marks: tuple[TextMark, ...] = ()) -> Sprite:
+    """Map an RGB/RGBA picture to ``palette`` (nearest colours, no dithering)."""
+    rgba = image.convert("RGBA")
+    pixels = rgba.convert("RGB").quantize(palette=palette.image, dither=Image.Dither.NONE)
+    mask = rgba.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1")
+    return Sprite(pixels, mask, marks)
+
+
+@dataclass
+class Canvas:
+    """A palette image with a recording ``text``; ``draw`` is a plain ImageDraw for shapes."""
+
+    width: int
+    height: int
+    palette: Palette
+    background: RGB
+    marks: list[TextMark] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.image = Image.new("P", (self.width, self.height), self.palette[self.background])
+        self.image.putpalette(self.palette.image.getpalette() or [])
+        self.draw = ImageDraw.Draw(self.image)
+
+    def c(self, colour: RGB) -> int:
+        """Palette index for ImageDraw calls: ``canvas.draw.line(..., fill=canvas.c(INK))``."""
+        return self.palette[colour]
+
+    def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB, back: RGB, *,
+             bold: bool = False, anchor: Anchor = "la", plate: bool = False,
+             pad: int = 3) -> tuple[int, int, int, int]:
+        """Draw ``text`` at ``xy`` over the colour ``back`` (drawn as a plate when ``plate``).
+
+        ``anchor``: first letter l/m/r for the x of the left, middle, right; second a/m for the
+        y of the top or middle of the line. Returns the text's box.
+        """
+        mask, _left = label_mask(text, size, bold)
+        w, h = mask.size
+        x = xy[0] - (0 if anchor[0] == "l" else w / 2 if anchor[0] == "m" else w)
+        y = xy[1] - (0 if anchor[1] == "a" else h / 2)
+        box = (int(round(x)), int(round(y)), int(round(x)) + w, int(round(y)) + h)
+        if plate:
+            self.draw.rounded_rectangle((box[0] - pad, box[1] - 1, box[2] + pad, box[3] + 1),
+                                        radius=3, fill=self.c(back))
+        self.image.paste(self.c(fill), box, mask)
+        self.marks.append(TextMark(text, size, fill, back))
+        return box
+
+    def paste(self, sprite: Sprite, xy: tuple[float, float]) -> None:
+        self.image.paste(sprite.pixels, (int(round(xy[0])), int(round(xy[1]))), sprite.mask)
+        self.marks.extend(sprite.marks)
+
+    def png(self) -> bytes:
+        buf = io.BytesIO()
+        self.image.save(buf, format="PNG", compress_level=PNG_LEVEL)
+        return buf.getvalue()
