@@ -20,7 +20,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from render.common import font
+from render.common import INK, SEAT_COLOURS, font
 
 RGB = tuple[int, int, int]
 Anchor = Literal["la", "lm", "mm", "rm", "ma", "ra"]
@@ -147,3 +147,43 @@ class Canvas:
         buf = io.BytesIO()
         self.image.save(buf, format="PNG", compress_level=PNG_LEVEL)
         return buf.getvalue()
+
+
+# --- seat marks -----------------------------------------------------------------------------
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon")
+
+
+def seat_mark(canvas: Canvas, seat: int, centre: tuple[float, float], r: float,
+              colour: RGB | None = None) -> None:
+    """A seat's shape in its colour (or the game's ``colour``): told apart without colour."""
+    x, y = centre
+    fill = canvas.c(colour or SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    d = canvas.draw
+    if shape == "circle":
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=canvas.c(INK), width=2)
+    elif shape == "square":
+        d.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill,
+                    outline=canvas.c(INK), width=2)
+    elif shape == "triangle":
+        d.polygon([(x, y - r * 1.1), (x + r * 1.1, y + r * 0.85), (x - r * 1.1, y + r * 0.85)],
+                  fill=fill, outline=canvas.c(INK), width=2)
+    elif shape == "diamond":
+        d.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)],
+                  fill=fill, outline=canvas.c(INK), width=2)
+    else:
+        d.regular_polygon((x, y, r * 1.05), 6, fill=fill, outline=canvas.c(INK), width=2)
+
+
+def wrap(text: str, width: float, size: int, bold: bool = False) -> list[str]:
+    """Words in lines no wider than ``width`` (a single longer word keeps its own line)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        test = f"{line} {word}".strip()
+        if not line or text_width(test, size, bold) <= width:
+            line = test
+        else:
+            lines.append(line)
+            line = word
+    return [*lines, line] if line else lines

@@ -26,7 +26,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, Palette, Sprite, line_height, text_width, to_sprite
+from render.canvas import Canvas, Palette, Sprite, line_height, seat_mark, text_width, to_sprite
 from render.common import INK, PAPER, SEAT_COLOURS
 from session.i18n import t
 
@@ -280,31 +280,6 @@ def tile_pixels(parts_key: tuple, up: bool, s: int, start: bool = False) -> Spri
 def icon_pixels(symbol: str, px: int) -> Sprite:
     picture = temple_icon(symbol, px) if symbol.startswith("temple_") else icon(symbol, px)
     return to_sprite(picture, PALETTE)
-
-
-# --- seat marks -----------------------------------------------------------------------------
-SEAT_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon")
-
-
-def seat_mark(canvas: Canvas, seat: int, centre: tuple[float, float], r: float) -> None:
-    """A seat's shape in its colour with its number: told apart without colour."""
-    x, y = centre
-    fill = canvas.c(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
-    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
-    d = canvas.draw
-    if shape == "circle":
-        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=canvas.c(INK), width=2)
-    elif shape == "square":
-        d.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill,
-                    outline=canvas.c(INK), width=2)
-    elif shape == "triangle":
-        d.polygon([(x, y - r * 1.1), (x + r * 1.1, y + r * 0.85), (x - r * 1.1, y + r * 0.85)],
-                  fill=fill, outline=canvas.c(INK), width=2)
-    elif shape == "diamond":
-        d.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)],
-                  fill=fill, outline=canvas.c(INK), width=2)
-    else:
-        d.regular_polygon((x, y, r * 1.05), 6, fill=fill, outline=canvas.c(INK), width=2)
 
 
 # --- the board ------------------------------------------------------------------------------
