@@ -94,6 +94,13 @@ def kingdom_tally(state: State, seat: int) -> scoring.Tally:
     )
 
 
+def _bonus_points(state: State, terrain: str, discarded: int) -> int:
+    """Points of the variant bonuses (Middle Kingdom, Harmony) in a kingdom's score."""
+    lines = scoring.kingdom_lines(terrain, "", size_of(state), discarded=discarded,
+                                  variants=state["variants"], props=[])
+    return sum(points for key, points, _ in lines if key != "kingdomino.score.property")
+
+
 # --- setup and the course of a game ------------------------------------------------------
 def start_game(state: State) -> list[Event]:
     """Shuffle the stack, remove the unused dominoes, draw the kings, lay out the first line."""
@@ -377,6 +384,9 @@ class Kingdomino(Game):
                 "window": [cell_name(r0 * size + c0, size), cell_name(r1 * size + c1, size)],
                 "discarded": list(kingdom["discarded"]),
                 "score": game_points[s],
+                # the part of "score" from Middle Kingdom / Harmony: it can still be lost
+                # until the game ends, so the board calls it provisional
+                "bonus": _bonus_points(state, terrain, len(kingdom["discarded"])),
             })
         acting_info = None
         if acting is not None:
