@@ -7,20 +7,31 @@ edges), so nothing is quantised at the end; each label is rasterised once per pr
 pasted through a mask; RGBA sprites (tile pictures) are mapped to the palette once, cached.
 
 Every text goes through ``Canvas.text``, which records what was drawn (``TextMark``: text
-colour, the colour behind it, size). Tests read ``Canvas.marks`` to check contrast (WCAG) and
-phone readability for every image a renderer makes, not only for sampled pixels.
+colour, the colour behind it, size, whether a move needs it) in ``Canvas.marks`` and, under
+``render.common.record_text``, as ``TextRecord``s like ``draw_text`` does; text inside a
+cached sprite is kept with the sprite and recorded each time it is pasted. Tests check
+contrast (WCAG) and phone readability of every text in every image from these records.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, SEAT_COLOURS, font
+from render.common import (
+    INK,
+    SEAT_SHAPES,
+    TextRecord,
+    font,
+    seat_colour,
+    seat_marker,
+    text_records,
+)
 
 RGB = tuple[int, int, int]
 Anchor = Literal["la", "lm", "mm", "rm", "ma", "ra"]
@@ -61,6 +72,10 @@ class TextMark:
     size: int
     fill: RGB
     back: RGB
+    #: a label a player needs to choose a move (must be phone-readable)
+    key: bool = True
+    #: where it is (left, top, right, bottom), in the image (in a sprite: in the sprite)
+    box: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -114,6 +129,13 @@ class Canvas:
         self.image = Image.new("P", (self.width, self.height), self.palette[self.background])
         self.image.putpalette(self.palette.image.getpalette() or [])
         self.draw = ImageDraw.Draw(self.image)
+        self._records = text_records()
+
+    def _record(self, mark: TextMark) -> None:
+        self.marks.append(mark)
+        if self._records is not None:
+            self._records.append(TextRecord(mark.text, mark.fill, [mark.back], mark.size,
+                                            mark.key, self.width))
 
     def c(self, colour: RGB) -> int:
         """Palette index for ImageDraw calls: ``canvas.draw.line(..., fill=canvas.c(INK))``."""
@@ -121,7 +143,7 @@ class Canvas:
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill: RGB, back: RGB, *,
              bold: bool = False, anchor: Anchor = "la", plate: bool = False,
-             pad: int = 3) -> tuple[int, int, int, int]:
+             pad: int = 3, key: bool = True) -> tuple[int, int, int, int]:
         """Draw ``text`` at ``xy`` over the colour ``back`` (drawn as a plate when ``plate``).
 
         ``anchor``: first letter l/m/r for the x of the left, middle, right; second a/m for the
@@ -136,12 +158,17 @@ class Canvas:
             self.draw.rounded_rectangle((box[0] - pad, box[1] - 1, box[2] + pad, box[3] + 1),
                                         radius=3, fill=self.c(back))
         self.image.paste(self.c(fill), box, mask)
-        self.marks.append(TextMark(text, size, fill, back))
+        self._record(TextMark(text, size, fill, back, key, box))
         return box
 
     def paste(self, sprite: Sprite, xy: tuple[float, float]) -> None:
-        self.image.paste(sprite.pixels, (int(round(xy[0])), int(round(xy[1]))), sprite.mask)
-        self.marks.extend(sprite.marks)
+        x, y = int(round(xy[0])), int(round(xy[1]))
+        self.image.paste(sprite.pixels, (x, y), sprite.mask)
+        for mark in sprite.marks:
+            if mark.box is not None:
+                left, top, right, bottom = mark.box
+                mark = replace(mark, box=(left + x, top + y, right + x, bottom + y))
+            self._record(mark)
 
     def png(self) -> bytes:
         buf = io.BytesIO()
@@ -150,29 +177,44 @@ class Canvas:
 
 
 # --- seat marks -----------------------------------------------------------------------------
-SEAT_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon")
+@lru_cache(maxsize=64)
+def _marker_sprite(seat: int, px: int, palette: Palette) -> Sprite:
+    return to_sprite(seat_marker(seat, px), palette)
 
 
 def seat_mark(canvas: Canvas, seat: int, centre: tuple[float, float], r: float,
-              colour: RGB | None = None) -> None:
-    """A seat's shape in its colour (or the game's ``colour``): told apart without colour."""
+              colour: RGB | None = None, outline_only: bool = False) -> None:
+    """A seat's shape (``render.common.SEAT_SHAPES``): the shared seat marker in the seat's
+    colour, or the shape filled with a game's own ``colour`` (Dwóch's white and blue), or
+    only its outline (Gheos, where players own no colour)."""
+    if colour is None and not outline_only:
+        px = int(2 * r + 2)
+        canvas.paste(_marker_sprite(seat, px, canvas.palette), (centre[0] - px / 2,
+                                                                centre[1] - px / 2))
+        return
     x, y = centre
-    fill = canvas.c(colour or SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+    fill = None if outline_only else canvas.c(colour or seat_colour(seat))
+    ink = canvas.c(INK)
     shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
     d = canvas.draw
     if shape == "circle":
-        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=canvas.c(INK), width=2)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=ink, width=2)
     elif shape == "square":
         d.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill,
-                    outline=canvas.c(INK), width=2)
+                    outline=ink, width=2)
     elif shape == "triangle":
         d.polygon([(x, y - r * 1.1), (x + r * 1.1, y + r * 0.85), (x - r * 1.1, y + r * 0.85)],
-                  fill=fill, outline=canvas.c(INK), width=2)
+                  fill=fill, outline=ink, width=2)
     elif shape == "diamond":
         d.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)],
-                  fill=fill, outline=canvas.c(INK), width=2)
-    else:
-        d.regular_polygon((x, y, r * 1.05), 6, fill=fill, outline=canvas.c(INK), width=2)
+                  fill=fill, outline=ink, width=2)
+    else:  # star
+        points = []
+        for k in range(10):
+            rk = r * 1.2 if k % 2 == 0 else r * 0.55
+            a = -math.pi / 2 + k * math.pi / 5
+            points.append((x + rk * math.cos(a), y + rk * math.sin(a)))
+        d.polygon(points, fill=fill, outline=ink, width=2)
 
 
 def wrap(text: str, width: float, size: int, bold: bool = False) -> list[str]:

@@ -5,7 +5,7 @@ from a seat's view (its ``private`` part).
 
 Phone width: the image is portrait (landscape on top, then the players, the reserve as a
 list and the notes) and every label a move names (coordinates, tile ids, free cells, reach
-order, names and effects in the reserve) is at least ``min_text(width)`` px, 9 px or more
+order, names and effects in the reserve) is at least ``min_label_px(width)`` px, 9 px or more
 when Discord shows the image 390 px wide. Building names printed on the landscape tiles are
 as large as the tile allows; the tile id beside them is always readable. Tiles on the table
 are drawn upright (a phone reader cannot turn the picture); the owner is shown by the frame
@@ -36,7 +36,7 @@ from render.canvas import (
     to_sprite,
     wrap,
 )
-from render.common import INK, PAPER, column_label, font
+from render.common import INK, PAPER, column_label, font, min_label_px
 from session.i18n import t
 
 P = "dwoch_nastepcow."
@@ -45,8 +45,6 @@ MINI = 64  # reserve tile size
 HAND = 150  # hand tile size
 MARGIN = 12
 MIN_WIDTH = 600
-PHONE_WIDTH = 390
-PHONE_MIN_PX = 9
 
 TILE_COLOURS = {"green": (118, 160, 84), "yellow": (232, 196, 96), "grey": (158, 160, 164)}
 BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 122, 126)}
@@ -63,7 +61,7 @@ SIEGE = (200, 30, 30)
 TABLE = (64, 96, 76)
 GRID = (84, 118, 96)
 ROW = (72, 106, 86)
-ACTIVE_ROW = (86, 124, 100)
+ACTIVE_ROW = (44, 70, 56)  # darker than ROW, framed in the reach colour
 SHIELD = (150, 30, 40)
 NO_CROWN = (120, 120, 120)
 SET_SHAPES = {"travel": "circle", "lands": "square", "trade": "diamond", "war": "triangle",
@@ -75,10 +73,6 @@ PALETTE = Palette([
     *TROOP_COLOURS, RETINUE_RIM, ROAD, ROAD_EDGE, REACH, TARGET, SIEGE, SHIELD, NO_CROWN,
 ])
 
-
-def min_text(width: int) -> int:
-    """The smallest font size (px) readable when an image ``width`` wide is shown 390 wide."""
-    return math.ceil(PHONE_MIN_PX * width / PHONE_WIDTH)
 
 
 def _cell_xy(cell: str) -> tuple[int, int]:
@@ -200,9 +194,12 @@ def _draw_roads(draw: ImageDraw.ImageDraw, face: dict[str, Any], size: int) -> N
 
 
 @lru_cache(maxsize=1024)
-def _tile_sprite(face_json: str, lang: str, size: int, id_size: int) -> Sprite:
+def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: bool) -> Sprite:
     """A face-up tile, upright: id (``id_size`` px) and set symbol on top, the name, the
-    effect glyph, cost pips in the bottom-left (the bottom-right stays free for troops)."""
+    effect glyph, cost pips in the bottom-left (the bottom-right stays free for troops).
+    ``id_key``: the id is the readable label of this tile (not repeated beside it). The name
+    is a detail here: as large as the tile allows, and written out in full where it counts
+    (the reserve list, the hand, the notes)."""
     face = json.loads(face_json)
     img = Image.new("RGB", (size, size), TILE_COLOURS[face["colour"]])
     draw = ImageDraw.Draw(img)
@@ -214,7 +211,8 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int) -> Sprite:
     box = draw.textbbox((pad + 2, pad), face["id"], font=id_font, anchor="la")
     draw.rounded_rectangle((pad, pad, box[2] + 2, box[3] + 2), radius=3, fill=PAPER)
     draw.text((pad + 2, pad), face["id"], font=id_font, fill=INK, anchor="la")
-    marks.append(TextMark(face["id"], id_size, INK, PAPER))
+    marks.append(TextMark(face["id"], id_size, INK, PAPER, id_key,
+                          (pad, pad, int(box[2]) + 2, int(box[3]) + 2)))
     s = max(8, size // 7)
     _shape(draw, SET_SHAPES.get(face["set"], "circle"),
            (size - pad - s, pad + 2, size - pad, pad + 2 + s), PAPER)
@@ -228,7 +226,7 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int) -> Sprite:
     for i, line in enumerate(lines):
         draw.text((size / 2, top + 3 + (i + 0.5) * fs * 1.15), line, font=font(fs, True),
                   fill=INK, anchor="mm")
-        marks.append(TextMark(line, fs, INK, PAPER))
+        marks.append(TextMark(line, fs, INK, PAPER, False, (pad, top, size - pad, top + plate_h)))
     # effect (directional glyph), between the name and the bottom band
     gtop = top + plate_h + 2
     gbot = int(size * 0.74)
@@ -251,10 +249,11 @@ def _back_sprite(colour: str, size: int, mark: str) -> Sprite:
     return to_sprite(_back_image(colour, size, mark), PALETTE)
 
 
-def _tile(entry: dict[str, Any], lang: str, size: int, id_size: int) -> Sprite:
+def _tile(entry: dict[str, Any], lang: str, size: int, id_size: int, id_key: bool = True
+          ) -> Sprite:
     face = {k: entry[k] for k in ("id", "set", "building", "colour", "cost", "roads", "axis",
                                   "arrows", "layout", "boosts", "counts") if k in entry}
-    return _tile_sprite(json.dumps(face, sort_keys=True), lang, size, id_size)
+    return _tile_sprite(json.dumps(face, sort_keys=True), lang, size, id_size, id_key)
 
 
 def _troop(canvas: Canvas, centre: tuple[float, float], seat: int, kind: str, moved: bool,
@@ -349,13 +348,13 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
 
 def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> Canvas:
     x0, y0, x1, y1 = _bounds(view)
-    label = min_text(MIN_WIDTH) + 10
+    label = min_label_px(MIN_WIDTH) + 10
     land_w = (x1 - x0 + 1) * TILE
     width = max(MIN_WIDTH, 2 * MARGIN + label + land_w)
-    fs = min_text(width)
+    fs = min_label_px(width)
     label = max(label, text_width(str(y1 + 1), fs, True) + 8)
     width = max(width, 2 * MARGIN + label + land_w)
-    fs = min_text(width)
+    fs = min_label_px(width)
     land_h = label + (y1 - y0 + 1) * TILE
     below = _Below(view, names, lang, width, fs)
     height = MARGIN + land_h + MARGIN + below.height()
@@ -560,7 +559,8 @@ class _Below:
                                 bold=True, anchor="mm")
                 if face is not None:
                     tx = MARGIN + badge + 8
-                    canvas.paste(_tile(face, lang, MINI, max(9, MINI // 6)), (tx, y + 3))
+                    canvas.paste(_tile(face, lang, MINI, max(9, MINI // 6), id_key=False),
+                                 (tx, y + 3))
                     if slot in in_reach:
                         canvas.draw.rectangle((tx - 3, y, tx + MINI + 2, y + MINI + 5),
                                               outline=canvas.c(REACH), width=3)
@@ -601,7 +601,7 @@ def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
     seat = private.get("seat", 0)
     count = max(1, len(hand))
     width = max(440, 24 + count * (HAND + 16) + 8)
-    fs = max(13, min_text(width))
+    fs = max(13, min_label_px(width))
     line = line_height(fs) + 2
     texts = [wrap(_effect_text(face, lang), HAND, fs)[:4] for face in hand]
     caption = max([len(x) for x in texts] + [1]) * line

@@ -10,9 +10,10 @@ civilization's colour. Below the map: the epoch, whose step it is, every player 
 name, points, tokens, followers), the supply and every continent with its symbols.
 
 Phone width: the image is portrait (panel under the map, not beside it) and every text is at
-least ``min_text(width)`` pixels, so it is 9 px or more when Discord shows the image 390 px
-wide. Players own no colour in Gheos, so seats are shown by their mark (shape and number)
-only; the six colours on the board are always civilizations.
+least ``min_label_px(width)`` pixels, so it is 9 px or more when Discord shows the image 390 px
+wide. Players own no colour in Gheos, so a seat is shown by the outline of its seat shape
+(``render.common.SEAT_SHAPES``) in ink, never in a seat colour: the six colours in the image
+are always civilizations.
 
 Drawn on a ``render.canvas.Canvas`` (palette mode): tile pictures are drawn three times larger
 and shrunk once per tile, orientation and size, then mapped to the palette and cached.
@@ -27,7 +28,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.canvas import Canvas, Palette, Sprite, line_height, seat_mark, text_width, to_sprite
-from render.common import INK, PAPER, SEAT_COLOURS
+from render.common import INK, PAPER, min_label_px
 from session.i18n import t
 
 SEA = (64, 124, 176)
@@ -55,8 +56,6 @@ STAR = (220, 20, 20)
 STAR_EDGE = (90, 0, 0)
 MARGIN = 12
 SS = 2  # supersampling factor for tile sprites
-PHONE_WIDTH = 390  # the narrowest width Discord shows an image at on a phone
-PHONE_MIN_PX = 9  # the smallest readable text there
 MIN_WIDTH = 600  # narrower maps are centred on this width (room for the panel)
 SIDE = 80  # tile side in pixels, one size for every map: each tile picture is drawn once
 
@@ -74,13 +73,9 @@ TEMPLE_ROOF = {"temple_wheat": (226, 180, 40), "temple_chalice": (190, 120, 30),
 PALETTE = Palette([
     PAPER, INK, WHITE, SEA, SEA_DARK, LAND, LAND_EDGE, SHORE, FREE, FREE_LINE, FREE_TEXT,
     HIGHLIGHT, LAST, GOLD, LABEL_GOLD, LABEL_PLATE, GREY, EMPTY_TOKEN, BOX, ACTIVE_BOX, EPOCH,
-    ALERT, WINNER, STAR, STAR_EDGE, *CIV_RGB.values(), *TEMPLE_ROOF.values(), *SEAT_COLOURS,
-])
+    ALERT, WINNER, STAR, STAR_EDGE, *CIV_RGB.values(), *TEMPLE_ROOF.values(),
+])  # no seat colours: players own no colour in Gheos
 
-
-def min_text(width: int) -> int:
-    """The smallest font size (px) readable when an image ``width`` wide is shown 390 wide."""
-    return math.ceil(PHONE_MIN_PX * width / PHONE_WIDTH)
 
 
 # --- geometry ------------------------------------------------------------------------------
@@ -313,11 +308,11 @@ def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
     map_w = int((max_c - min_c + 2) * s / 2) + 2
     map_h = int((max_r - min_r + 1) * h) + 2
     # the text size depends on the width, the row-letter column on the text size
-    width = max(MIN_WIDTH, map_w + 2 * MARGIN + 2 * min_text(MIN_WIDTH))
+    width = max(MIN_WIDTH, map_w + 2 * MARGIN + 2 * min_label_px(MIN_WIDTH))
     for _ in range(3):
-        label_w = min_text(width) + 6
+        label_w = min_label_px(width) + 6
         width = max(MIN_WIDTH, map_w + 2 * MARGIN + label_w)
-    fs = min_text(width)
+    fs = min_label_px(width)
     top = MARGIN + line_height(fs, True)
     left = MARGIN + label_w + (width - 2 * MARGIN - label_w - map_w) // 2
     panel = _Panel(view, names, lang, width, fs)
@@ -523,7 +518,7 @@ class _Panel:
         canvas.draw.rounded_rectangle((x0, y, x1, bottom), radius=6, fill=canvas.c(back),
                                       outline=canvas.c(INK), width=3 if active else 1)
         mid = y + 4 + self.line / 2
-        seat_mark(canvas, s, (x0 + 8 + fs / 2, mid), fs / 2)
+        seat_mark(canvas, s, (x0 + 8 + fs / 2, mid), fs / 2, outline_only=True)
         canvas.text((x0 + 16 + fs, mid), self._name(s)[:24], fs, INK, back, bold=True,
                     anchor="lm")
         canvas.text((x1 - 8, mid), t(self.lang, "gheos.ui.points", n=seat["score"]), fs, INK,
@@ -654,12 +649,13 @@ def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
     s = 120
     h = s * math.sqrt(3) / 2
     width = MARGIN * 2 + 3 * (s + 24)
-    fs = max(min_text(width), 14)
+    fs = max(min_label_px(width), 14)
     row_h = int(h + 2 * line_height(fs, True) + 12)
     height = 56 + max(1, len(hand)) * row_h
     canvas = Canvas(width, height, PALETTE, PAPER)
     name = names[seat] if seat < len(names) else f"#{seat + 1}"
-    seat_mark(canvas, seat, (MARGIN + fs / 2 + 2, MARGIN + 14), fs / 2 + 2)
+    seat_mark(canvas, seat, (MARGIN + fs / 2 + 2, MARGIN + 14), fs / 2 + 2,
+              outline_only=True)
     canvas.text((MARGIN + fs + 12, MARGIN + 14), t(lang, "gheos.ui.hand", player=name), fs + 4,
                 INK, PAPER, bold=True, anchor="lm")
     if not hand:
