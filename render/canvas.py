@@ -28,6 +28,7 @@ from render.common import (
     SEAT_SHAPES,
     TextRecord,
     font,
+    min_label_px,
     seat_colour,
     seat_marker,
     text_records,
@@ -42,6 +43,8 @@ _CUBE_LEVELS = (0, 64, 128, 192, 255)
 PNG_LEVEL = 1
 #: labels with at least this much ink in a pixel are drawn (the canvas has no blending)
 _INK_THRESHOLD = 100
+_INK_LUT = [255 if v >= _INK_THRESHOLD else 0 for v in range(256)]
+_OPAQUE_LUT = [255 if v >= 128 else 0 for v in range(256)]
 
 
 class Palette:
@@ -95,11 +98,21 @@ def label_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int]:
     ascent, descent = f.getmetrics()
     img = Image.new("L", (max(1, right - left), ascent + descent), 0)
     ImageDraw.Draw(img).text((-left, 0), text, font=f, fill=255, anchor="la")
-    return img.point(lambda v: 255 if v >= _INK_THRESHOLD else 0).convert("1"), left
+    return img.point(_INK_LUT).convert("1"), left
 
 
+def text_size(image_width: int) -> int:
+    """The text size for an image ``image_width`` wide: phone-readable
+    (``render.common.min_label_px``), rounded up to a multiple of 4 so that boards of
+    nearby widths share one size, and the labels rasterised for it (a width change
+    otherwise re-rasterises every label: tens of ms)."""
+    return -(-min_label_px(image_width) // 4) * 4
+
+
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    return label_mask(text, size, bold)[0].width
+    """Advance width in px: measured, not rasterised (layout measures many trial lines)."""
+    return math.ceil(font(size, bold).getlength(text))
 
 
 def line_height(size: int, bold: bool = False) -> int:
@@ -111,7 +124,7 @@ def to_sprite(image: Image.Image, palette: Palette, marks: tuple[TextMark, ...] 
     """Map an RGB/RGBA picture to ``palette`` (nearest colours, no dithering)."""
     rgba = image.convert("RGBA")
     pixels = rgba.convert("RGB").quantize(palette=palette.image, dither=Image.Dither.NONE)
-    mask = rgba.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1")
+    mask = rgba.getchannel("A").point(_OPAQUE_LUT).convert("1")
     return Sprite(pixels, mask, marks)
 
 

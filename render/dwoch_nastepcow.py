@@ -5,7 +5,7 @@ from a seat's view (its ``private`` part).
 
 Phone width: the image is portrait (landscape on top, then the players, the reserve as a
 list and the notes) and every label a move names (coordinates, tile ids, free cells, reach
-order, names and effects in the reserve) is at least ``min_label_px(width)`` px, 9 px or more
+order, names and effects in the reserve) is at least ``text_size(width)`` px, 9 px or more
 when Discord shows the image 390 px wide. Building names printed on the landscape tiles are
 as large as the tile allows; the tile id beside them is always readable. Tiles on the table
 are drawn upright (a phone reader cannot turn the picture); the owner is shown by the frame
@@ -32,6 +32,7 @@ from render.canvas import (
     TextMark,
     line_height,
     seat_mark,
+    text_size,
     text_width,
     to_sprite,
     wrap,
@@ -41,6 +42,7 @@ from session.i18n import t
 
 P = "dwoch_nastepcow."
 TILE = 88  # landscape cell size in pixels
+ID_BAND = 0.3  # the top of a landscape tile kept for its id (written by the canvas)
 MINI = 64  # reserve tile size
 HAND = 150  # hand tile size
 MARGIN = 12
@@ -207,19 +209,22 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: boo
     pad = max(3, size // 24)
     marks = []
     # id on a light plate (top left) and set symbol (top right, as printed)
-    id_font = font(id_size, True)
-    box = draw.textbbox((pad + 2, pad), face["id"], font=id_font, anchor="la")
-    draw.rounded_rectangle((pad, pad, box[2] + 2, box[3] + 2), radius=3, fill=PAPER)
-    draw.text((pad + 2, pad), face["id"], font=id_font, fill=INK, anchor="la")
-    marks.append(TextMark(face["id"], id_size, INK, PAPER, id_key,
-                          (pad, pad, int(box[2]) + 2, int(box[3]) + 2)))
+    if id_size:
+        id_font = font(id_size, True)
+        box = draw.textbbox((pad + 2, pad), face["id"], font=id_font, anchor="la")
+        draw.rounded_rectangle((pad, pad, box[2] + 2, box[3] + 2), radius=3, fill=PAPER)
+        draw.text((pad + 2, pad), face["id"], font=id_font, fill=INK, anchor="la")
+        marks.append(TextMark(face["id"], id_size, INK, PAPER, id_key,
+                              (pad, pad, int(box[2]) + 2, int(box[3]) + 2)))
+        top = int(box[3]) + 5
+    else:  # the canvas writes the id at the size the image's width needs (ID_BAND)
+        top = int(size * ID_BAND)
     s = max(8, size // 7)
     _shape(draw, SET_SHAPES.get(face["set"], "circle"),
            (size - pad - s, pad + 2, size - pad, pad + 2 + s), PAPER)
     # name on a light plate
     name = t(lang, f"{P}building.{face['building']}")
-    top = box[3] + 5
-    lines, fs = _fit_name(draw, name, size - 2 * pad - 4, max(9, min(id_size, size // 6)))
+    lines, fs = _fit_name(draw, name, size - 2 * pad - 4, max(9, size // 7))
     plate_h = int(len(lines) * fs * 1.15) + 4
     draw.rounded_rectangle((pad, top, size - pad, top + plate_h), radius=4, fill=PAPER,
                            outline=INK)
@@ -229,7 +234,7 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: boo
         marks.append(TextMark(line, fs, INK, PAPER, False, (pad, top, size - pad, top + plate_h)))
     # effect (directional glyph), between the name and the bottom band
     gtop = top + plate_h + 2
-    gbot = int(size * 0.74)
+    gbot = int(size * 0.78)
     if gbot - gtop >= 10:
         _glyph(draw, face, (pad + 2, gtop, size - pad - 2, gbot))
     # cost pips along the bottom, from the left
@@ -348,13 +353,13 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
 
 def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> Canvas:
     x0, y0, x1, y1 = _bounds(view)
-    label = min_label_px(MIN_WIDTH) + 10
+    label = text_size(MIN_WIDTH) + 10
     land_w = (x1 - x0 + 1) * TILE
     width = max(MIN_WIDTH, 2 * MARGIN + label + land_w)
-    fs = min_label_px(width)
+    fs = text_size(width)
     label = max(label, text_width(str(y1 + 1), fs, True) + 8)
     width = max(width, 2 * MARGIN + label + land_w)
-    fs = min_label_px(width)
+    fs = text_size(width)
     land_h = label + (y1 - y0 + 1) * TILE
     below = _Below(view, names, lang, width, fs)
     height = MARGIN + land_h + MARGIN + below.height()
@@ -389,7 +394,9 @@ def _draw_landscape(canvas: Canvas, view: dict[str, Any], origin: tuple[int, int
     for entry in view["landscape"]:
         px, py = corner(entry["cell"])
         if entry["face"] == "up":
-            canvas.paste(_tile(entry, lang, TILE, fs), (px, py))
+            canvas.paste(_tile(entry, lang, TILE, 0), (px, py))
+            canvas.text((px + 5, py + 3), entry["id"], fs, INK, PAPER, bold=True, plate=True,
+                        pad=2)
             owner = entry["owner"]
             draw.rectangle((px + 1, py + 1, px + TILE - 2, py + TILE - 2),
                            outline=canvas.c(TROOP_COLOURS[owner]), width=3)

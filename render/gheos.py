@@ -10,7 +10,7 @@ civilization's colour. Below the map: the epoch, whose step it is, every player 
 name, points, tokens, followers), the supply and every continent with its symbols.
 
 Phone width: the image is portrait (panel under the map, not beside it) and every text is at
-least ``min_label_px(width)`` pixels, so it is 9 px or more when Discord shows the image 390 px
+least ``text_size(width)`` pixels, so it is 9 px or more when Discord shows the image 390 px
 wide. Players own no colour in Gheos, so a seat is shown by the outline of its seat shape
 (``render.common.SEAT_SHAPES``) in ink, never in a seat colour: the six colours in the image
 are always civilizations.
@@ -27,7 +27,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, Palette, Sprite, line_height, seat_mark, text_width, to_sprite
+from render.canvas import (
+    Canvas,
+    Palette,
+    Sprite,
+    line_height,
+    seat_mark,
+    text_size,
+    text_width,
+    to_sprite,
+)
 from render.common import INK, PAPER, min_label_px
 from session.i18n import t
 
@@ -308,11 +317,11 @@ def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
     map_w = int((max_c - min_c + 2) * s / 2) + 2
     map_h = int((max_r - min_r + 1) * h) + 2
     # the text size depends on the width, the row-letter column on the text size
-    width = max(MIN_WIDTH, map_w + 2 * MARGIN + 2 * min_label_px(MIN_WIDTH))
+    width = max(MIN_WIDTH, map_w + 2 * MARGIN + 2 * text_size(MIN_WIDTH))
     for _ in range(3):
-        label_w = min_label_px(width) + 6
+        label_w = text_size(width) + 6
         width = max(MIN_WIDTH, map_w + 2 * MARGIN + label_w)
-    fs = min_label_px(width)
+    fs = text_size(width)
     top = MARGIN + line_height(fs, True)
     left = MARGIN + label_w + (width - 2 * MARGIN - label_w - map_w) // 2
     panel = _Panel(view, names, lang, width, fs)
