@@ -94,7 +94,8 @@ class Sprite:
 def label_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int]:
     """A label's pixels as a 1-bit mask (line height tall) and its left bearing."""
     f = font(size, bold)
-    left, _top, right, _bottom = f.getbbox(text, anchor="la")
+    box = f.getbbox(text, anchor="la")
+    left, right = int(box[0]), int(math.ceil(box[2]))
     ascent, descent = f.getmetrics()
     img = Image.new("L", (max(1, right - left), ascent + descent), 0)
     ImageDraw.Draw(img).text((-left, 0), text, font=f, fill=255, anchor="la")

@@ -143,12 +143,12 @@ def part_shapes(up: bool, s: float, slots_per_part: tuple[tuple[int, ...], ...]
                      (centre[0] + along[0], centre[1] + along[1])]
         else:
             slot = slots[0]
-            a, b = v[slot], v[(slot + 1) % 3]
-            nx, ny = _inward(a, b, g, d)
-            a1, b1 = _lerp(a, b, 0.1), _lerp(b, a, 0.1)
-            a2, b2 = _lerp(a, b, 0.2), _lerp(b, a, 0.2)
+            start, end = v[slot], v[(slot + 1) % 3]
+            nx, ny = _inward(start, end, g, d)
+            a1, b1 = _lerp(start, end, 0.1), _lerp(end, start, 0.1)
+            a2, b2 = _lerp(start, end, 0.2), _lerp(end, start, 0.2)
             poly = [a1, b1, (b2[0] + nx, b2[1] + ny), (a2[0] + nx, a2[1] + ny)]
-            spots = [(_lerp(a, b, f)[0] + nx * 0.5, _lerp(a, b, f)[1] + ny * 0.5)
+            spots = [(_lerp(start, end, f)[0] + nx * 0.5, _lerp(start, end, f)[1] + ny * 0.5)
                      for f in (0.3, 0.5, 0.7)]
         out.append((poly, spots))
     return out
@@ -214,7 +214,7 @@ def icon(symbol: str, px: int) -> Image.Image:
             d.rectangle((*P(x - 0.05, 0.36), *P(x + 0.05, 0.72)), fill=stone,
                         outline=(90, 80, 60))
         d.rectangle((*P(0.14, 0.72), *P(0.86, 0.82)), fill=stone, outline=(90, 80, 60))
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def temple_icon(symbol: str, px: int) -> Image.Image:
