@@ -68,10 +68,12 @@ SS = 2  # supersampling factor for tile sprites
 MIN_WIDTH = 600  # narrower maps are centred on this width (room for the panel)
 SIDE = 80  # tile side in pixels, one size for every map: each tile picture is drawn once
 
+#: the game's six civilization colours, in shades that stay >= 20 apart (CIEDE2000) under
+#: simulated deuteranopia, protanopia and tritanopia (red and green were 7 apart)
 CIV_RGB = {
-    "red": (206, 40, 40),
-    "green": (30, 150, 70),
-    "yellow": (240, 200, 30),
+    "red": (180, 20, 20),
+    "green": (0, 170, 110),
+    "yellow": (245, 210, 20),
     "blue": (40, 90, 210),
     "black": (28, 28, 28),
     "white": (248, 248, 248),

@@ -11,8 +11,9 @@ from PIL import Image
 
 from engines.dwoch_nastepcow import GAME
 from render.common import MIN_CONTRAST, PHONE_MIN_PX, min_label_px, record_text
-from render.dwoch_nastepcow import board_canvas, render_board, render_hand
+from render.dwoch_nastepcow import TROOP_COLOURS, board_canvas, render_board, render_hand
 from session.i18n import t
+from tests.render.colour_vision import worst_pair
 
 NAMES = ["Ala", "Богдан"]
 
@@ -191,3 +192,8 @@ def _runs(mask: Image.Image) -> list[tuple[int, int]]:
             out.append((start, y))
             start = None
     return out
+
+
+def test_troop_colours_stay_apart_under_every_colour_vision():
+    """White and blue are the game's colours; troops also differ by shape (circle, square)."""
+    assert worst_pair(list(TROOP_COLOURS))[0] >= 20

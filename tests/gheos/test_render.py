@@ -11,6 +11,7 @@ from engines.gheos import GAME
 from engines.gheos.preview import preview
 from render.common import MIN_CONTRAST, PHONE_MIN_PX, SEAT_COLOURS, record_text
 from render.gheos import CIV_RGB, board_canvas, board_image, render_board, render_hand
+from tests.render.colour_vision import worst_pair
 
 NAMES = ["Ala", "Bartłomiej", "Олена", "Dan"]
 
@@ -131,3 +132,8 @@ def test_seats_are_told_apart_by_shape():
     marks = [img.crop((4, top - 4, left - 2, bottom + 4)).tobytes()
              for left, top, _right, bottom in names]
     assert len(set(marks)) == 4
+
+
+def test_civilization_colours_stay_apart_under_every_colour_vision():
+    worst, vision, i, j = worst_pair(list(CIV_RGB.values()))
+    assert worst >= 20, (list(CIV_RGB)[i], list(CIV_RGB)[j], vision, worst)
