@@ -30,6 +30,7 @@ from render.canvas import (
     Palette,
     Sprite,
     TextMark,
+    label_mask,
     line_height,
     seat_mark,
     text_size,
@@ -252,6 +253,13 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: boo
 @lru_cache(maxsize=64)
 def _back_sprite(colour: str, size: int, mark: str) -> Sprite:
     return to_sprite(_back_image(colour, size, mark), PALETTE)
+
+
+def clear_caches() -> None:
+    """Forget the drawn tiles and labels (benchmarks of a cold start)."""
+    _tile_sprite.cache_clear()
+    _back_sprite.cache_clear()
+    label_mask.cache_clear()
 
 
 def _tile(entry: dict[str, Any], lang: str, size: int, id_size: int, id_key: bool = True
