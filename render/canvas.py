@@ -145,11 +145,19 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
         self._records = text_records()
 
-    def _record(self, mark: TextMark) -> None:
+    def _record(self, mark: TextMark, under: list[RGB] | None = None) -> None:
         self.marks.append(mark)
         if self._records is not None:
-            self._records.append(TextRecord(mark.text, mark.fill, [mark.back], mark.size,
-                                            mark.key, self.width))
+            self._records.append(TextRecord(mark.text, mark.fill, under or [mark.back],
+                                            mark.size, mark.key, self.width))
+
+    def _colours_under(self, box: tuple[int, int, int, int]) -> list[RGB]:
+        """The colours covering >= 10% of ``box`` as drawn so far (for the records: the
+        contrast test then checks what is really behind the text, not what was declared)."""
+        area = self.image.crop(box)
+        total = max(1, area.width * area.height)
+        counts = area.getcolors(total) or []
+        return [self.palette.colours[int(i)] for n, i in counts if n * 10 >= total]
 
     def c(self, colour: RGB) -> int:
         """Palette index for ImageDraw calls: ``canvas.draw.line(..., fill=canvas.c(INK))``."""
@@ -171,8 +179,9 @@ class Canvas:
         if plate:
             self.draw.rounded_rectangle((box[0] - pad, box[1] - 1, box[2] + pad, box[3] + 1),
                                         radius=3, fill=self.c(back))
+        under = self._colours_under(box) if self._records is not None else None
         self.image.paste(self.c(fill), box, mask)
-        self._record(TextMark(text, size, fill, back, key, box))
+        self._record(TextMark(text, size, fill, back, key, box), under)
         return box
 
     def paste(self, sprite: Sprite, xy: tuple[float, float]) -> None:
