@@ -126,19 +126,16 @@ def _shape_points(shape: str, size: float) -> list[tuple[float, float]]:
     raise ValueError(f"unknown seat shape {shape!r}")
 
 
-@lru_cache(maxsize=128)
-def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
-    """The seat's shape filled with its colour, a dark outline inside a thin light halo so it
-    shows on any background (RGBA, ``px`` square). ``faded``: a paler fill (e.g. a piece
-    already used this round); the shape stays the same."""
-    scale = 4  # draw large and shrink: ImageDraw does not antialias
-    s = px * scale
-    fill = seat_colour(seat)
-    if faded:
-        fill = tuple((c + 2 * p) // 3 for c, p in zip(fill, PAPER, strict=True))  # type: ignore
-    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
-    halo = max(2, s // 14)
-    line = max(2, s // 22)
+_MARKER_CANVAS = 128  # markers are drawn once per shape this large, then shrunk
+
+
+@lru_cache(maxsize=8)
+def _shape_layers(shape: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """Masks of a seat shape on the canvas: halo, rim (the shape) and fill (cached: the
+    rank filters cost milliseconds, once per shape rather than per marker size)."""
+    s = _MARKER_CANVAS
+    halo = s // 14
+    line = s // 22
     inner = s - 2 * halo
     mask = Image.new("L", (s, s), 0)
     dm = ImageDraw.Draw(mask)
@@ -152,9 +149,22 @@ def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
     # a light halo around a dark rim: the marker shows on any colour, its own included
     outer = mask.filter(ImageFilter.MaxFilter(2 * halo + 1))
     core = mask.filter(ImageFilter.MinFilter(2 * line + 1))
+    return outer, mask, core
+
+
+@lru_cache(maxsize=128)
+def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
+    """The seat's shape filled with its colour, a dark outline inside a thin light halo so it
+    shows on any background (RGBA, ``px`` square). ``faded``: a paler fill (e.g. a piece
+    already used this round); the shape stays the same."""
+    fill = seat_colour(seat)
+    if faded:
+        fill = tuple((c + 2 * p) // 3 for c, p in zip(fill, PAPER, strict=True))  # type: ignore
+    outer, rim, core = _shape_layers(SEAT_SHAPES[seat % len(SEAT_SHAPES)])
+    s = _MARKER_CANVAS
     img = Image.new("RGBA", (s, s), (255, 255, 255, 0))
     img.paste((255, 255, 255, 235), (0, 0), outer)
-    img.paste(INK + (255,), (0, 0), mask)
+    img.paste(INK + (255,), (0, 0), rim)
     img.paste(fill + (255,), (0, 0), core)
     return img.resize((px, px), Image.LANCZOS)
 
@@ -246,8 +256,10 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any
               stroke_fill: RGB | None = None, draw: ImageDraw.ImageDraw | None = None) -> None:
     """``ImageDraw.text`` that tests can check: see ``record_text``. ``key``: the player
     needs this label to choose a move, so it must be phone-readable."""
-    d = draw or ImageDraw.Draw(img)
     records = _recording.get()
+    d = None
+    if records is not None or stroke_width:
+        d = draw or ImageDraw.Draw(img)
     if records is not None:
         if stroke_width and stroke_fill is not None:
             backgrounds = [stroke_fill]
@@ -256,22 +268,106 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any
             backgrounds = _colours_under(img, tuple(int(v) for v in box))  # type: ignore
         records.append(TextRecord(text, tuple(fill[:3]), backgrounds,  # type: ignore[arg-type]
                                   int(font.size), key))
-    d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
-           stroke_fill=stroke_fill)
+    if stroke_width:
+        assert d is not None
+        d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
+               stroke_fill=stroke_fill)
+        return
+    # a line's mask is cached, and a new line is set word by word from cached word masks:
+    # the same names, numbers and words return on every board, and FreeType rendering
+    # (~0.5 ms a line) was most of the cost of a new line. Kerning across a space is
+    # ignored (DejaVu kerns no space pairs).
+    mask, left, top, width = _line(text, font)
+    if mask is None:
+        return
+    ascent, descent = font.getmetrics()
+    x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+    base = xy[1] + {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0,
+                    "d": -descent}[anchor[1]]
+    img.paste(fill, (round(x) + left, round(base) + top), mask)
+
+
+@lru_cache(maxsize=4096)
+def _line(text: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A line's mask, its offset from the baseline origin, and its width."""
+    space = _space_width(fnt)
+    placed = []
+    x = 0.0
+    for word in text.split(" "):
+        mask, left, top, advance = _word(word, fnt)
+        if mask is not None:
+            placed.append((mask, round(x) + left, top))
+        x += advance + space
+    width = x - space
+    if not placed:
+        return None, 0, 0, width
+    x0 = min(px for _, px, _ in placed)
+    y0 = min(py for _, _, py in placed)
+    x1 = max(px + m.width for m, px, _ in placed)
+    y1 = max(py + m.height for m, _, py in placed)
+    line = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for mask, px, py in placed:
+        line.paste(mask, (px - x0, py - y0))
+    return line, x0, y0, width
+
+
+def text_width(text: str, fnt: Any) -> float:
+    """The width ``draw_text`` gives ``text`` (cached per word, unlike ImageDraw.textlength)."""
+    words = text.split(" ")
+    return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
+
+
+@lru_cache(maxsize=64)
+def _space_width(fnt: Any) -> float:
+    return float(fnt.getlength(" "))
+
+
+@lru_cache(maxsize=8192)
+def _word(word: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A word's mask, its offset from the baseline origin, and its advance."""
+    advance = float(fnt.getlength(word)) if word else 0.0
+    if not word:
+        return None, 0, 0, advance
+    left, top, right, bottom = fnt.getbbox(word, anchor="ls")
+    if right <= left or bottom <= top:
+        return None, 0, 0, advance
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), word, font=fnt, fill=255, anchor="ls")
+    return mask, left, top, advance
+
+
+@lru_cache(maxsize=32)
+def fixed_palette(colours: tuple[RGB, ...]) -> Image.Image:
+    """A 256-colour palette image: ``colours`` exactly (a renderer's declared colours), the
+    rest a 6x6x6 colour cube for antialiased edges. Mapping to a known palette costs ~1 ms
+    where building one per image (FASTOCTREE) cost ~8 ms."""
+    entries = list(dict.fromkeys(colours))[:40]
+    cube = [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
+    entries += [c for c in cube if c not in entries]
+    entries = entries[:256]
+    flat = [v for c in entries for v in c] + [0] * (3 * (256 - len(entries)))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
 
 
 # --- PNG --------------------------------------------------------------------------------------
-def to_png(image: Image.Image, compress_level: int = 6) -> bytes:
-    """Encode as PNG; palette conversion keeps board images small."""
+def to_png(image: Image.Image, compress_level: int = 6,
+           palette: Image.Image | None = None) -> bytes:
+    """Encode as PNG; palette conversion keeps board images small. ``palette`` (from
+    ``fixed_palette``) maps to known colours instead of building a palette per image."""
     records = _recording.get()
     if records is not None:
         for record in records:
             if not record.image_width:
                 record.image_width = image.width
     buf = io.BytesIO()
-    image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
-        buf, format="PNG", optimize=False, compress_level=compress_level
-    )
+    rgb = image.convert("RGB")
+    if palette is not None:
+        indexed = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        indexed = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    indexed.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
 
 

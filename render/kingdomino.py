@@ -21,13 +21,16 @@ from PIL import Image, ImageDraw
 from render.common import (
     INK,
     PAPER,
+    SEAT_COLOURS,
     column_label,
     draw_seat_marker,
     draw_text,
+    fixed_palette,
     font,
     layer_cache,
     legible,
     min_label_px,
+    text_width,
     to_png,
 )
 from session.i18n import t
@@ -50,6 +53,22 @@ FADED = (200, 195, 185)
 STONE = (226, 222, 214)
 HEADER_BG = (60, 46, 36)
 SOFT = (92, 86, 78)  # secondary text: 5.9:1 on PAPER
+
+HEADER_TEXT = (255, 248, 230)
+
+
+def _faded(colour: tuple[int, int, int], towards: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = ((c + 2 * f) // 3 for c, f in zip(colour, towards, strict=True))
+    return (r, g, b)
+
+
+#: every flat colour of the board, kept exact by the PNG palette (edges map to the nearest)
+PALETTE = fixed_palette((
+    *TERRAIN_COLOURS.values(), *(_faded(c, FADED) for c in TERRAIN_COLOURS.values()),
+    *SEAT_COLOURS, *(_faded(c, PAPER) for c in SEAT_COLOURS),
+    EMPTY_COLOUR, OUT_COLOUR, GRID_LINE, HIGHLIGHT, ACTING, GOLD, FADED, STONE, HEADER_BG,
+    SOFT, HEADER_TEXT, INK, PAPER, (255, 255, 255), (60, 40, 0), (0, 0, 0),
+))
 
 MARGIN = 12
 GAP = 16  # between the two kingdoms of a row
@@ -91,7 +110,7 @@ def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Im
     """One terrain square with its crowns."""
     colour = TERRAIN_COLOURS[terrain]
     if faded:
-        colour = tuple((c + 2 * f) // 3 for c, f in zip(colour, FADED, strict=True))
+        colour = _faded(colour, FADED)
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0, 90))
@@ -159,11 +178,10 @@ def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str
 
 def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
     """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
-    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     lines: list[str] = []
     for part in parts:
         trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and d.textlength(trial, font=fnt) <= width:
+        if lines and text_width(trial, fnt) <= width:
             lines[-1] = trial
         else:
             lines.append(part)
@@ -172,10 +190,9 @@ def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
 
 def _fit(text: str, fnt: Any, width: int) -> str:
     """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    if d.textlength(text, font=fnt) <= width:
+    if text_width(text, fnt) <= width:
         return text
-    while text and d.textlength(text + "…", font=fnt) > width:
+    while text and text_width(text + "…", fnt) > width:
         text = text[:-1]
     return text + "…"
 
@@ -246,7 +263,7 @@ def _draw_kingdom(
     draw_seat_marker(img, seat, (x0 + 11, y0 + 12), 22)
     bold = font(text_px + 2, True)
     points = t(lang, "kingdomino.render.points", points=kingdom["score"])
-    points_w = int(d.textlength(points, font=bold))
+    points_w = int(text_width(points, bold))
     draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
     draw_text(img, (x0 + 26, y0 + 12),
               _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
@@ -327,7 +344,7 @@ def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: i
     ]
     entries.append((_crown(18), "= 1"))
     for icon, text in entries:
-        w = 24 + int(d.textlength(text, font=f)) + 14
+        w = 24 + int(text_width(text, f)) + 14
         if x > x0 and x + w > x0 + width:
             x, y = x0, y + row_h
         if img is not None:
@@ -354,17 +371,22 @@ def render_board(
     pw0 = _label_w(size) + size * _cell_px(size)
     inner_w = width - 2 * MARGIN
     text_px = min_label_px(width)  # every text phone-readable, not only the coordinates
-    bar = NAME_BAR + DETAILS * max(
+    # the image keeps one size for the whole game (the chat does not jump between boards):
+    # room for a details line per thing that may come: discards, bonuses, Dynasty total
+    reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
+    bar = NAME_BAR + DETAILS * max(reserved, *(
         len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
-        for k in view["kingdoms"])
+        for k in view["kingdoms"]))
     pw, ph = _kingdom_panel_size(size, bar)
     rows = (players + 1) // 2
 
     d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(text_px + 2, True)
     header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
-    header_h = 12 + len(header_lines) * (text_px + 8)
-    per_row = max(1, inner_w // SLOT_W)
+    header_h = 12 + max(2, len(header_lines)) * (text_px + 8)
+    # an odd number of kingdoms leaves a free place beside the last one: the lines go there
+    in_free_place = players % 2 == 1
+    per_row = max(1, (pw if in_free_place else inner_w) // SLOT_W)
     lines = []
     if view["current_line"]:
         lines.append((t(lang, "kingdomino.render.current_line"), view["current_line"], True))
@@ -372,17 +394,21 @@ def render_board(
         title = "kingdomino.render.first_line" if view["round"] == 0 \
             else "kingdomino.render.next_line"
         lines.append((t(lang, title), view["next_line"], False))
-    line_h = sum(text_px + 10 + -(-len(slots) // per_row) * LINE_ROW + 8
-                 for _, slots, _ in lines)
+    # both lines always have their room: the first round has no current line, the last none
+    # to come
+    per_line = players * view["kings_per_player"]
+    line_h = 2 * (text_px + 10 + -(-per_line // per_row) * LINE_ROW + 8)
     legend_h = _draw_legend(None, d_probe, 0, 0, inner_w, lang, text_px)
-    height = (header_h + 10 + rows * (ph + 10) + line_h + (text_px + 12) + legend_h + MARGIN)
+    below = 0 if in_free_place and line_h <= ph else line_h
+    height = (header_h + 10 + rows * (ph + 10) + below + (text_px + 12) + legend_h + MARGIN)
     img = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(img)
 
     d.rectangle([0, 0, width, header_h], fill=HEADER_BG)
-    for k, line in enumerate(header_lines):
-        draw_text(img, (MARGIN, 8 + k * (text_px + 8)), line, font=header_font,
-                  fill=(255, 248, 230), draw=d)
+    spare = (header_h - 12 - len(header_lines) * (text_px + 8)) // 2
+    for k, line in enumerate(header_lines):  # centred in the reserved room
+        draw_text(img, (MARGIN, 8 + spare + k * (text_px + 8)), line, font=header_font,
+                  fill=HEADER_TEXT, draw=d)
 
     marks = highlight or {}
     top = header_h + 10
@@ -394,11 +420,18 @@ def render_board(
                       bar)
 
     y = top + rows * (ph + 10)
+    lines_x, lines_y = MARGIN, y
+    if not below:
+        lines_x, lines_y = MARGIN + pw + GAP, top + (rows - 1) * (ph + 10)
     acting = view.get("acting")
     for title, slots, current in lines:
-        y = _draw_line(img, d, MARGIN, y, title, slots, acting, current=current,
-                       text_px=text_px, per_row=per_row) + 8
+        # each line keeps its place: the line being placed on top, the next one below (before
+        # round 1 the first line stands on top, where it will be placed from)
+        slot_y = lines_y if current or view["round"] == 0 else lines_y + line_h // 2
+        _draw_line(img, d, lines_x, slot_y, title, slots, acting, current=current,
+                   text_px=text_px, per_row=per_row)
+    y += below
     draw_text(img, (MARGIN, y), t(lang, "kingdomino.render.deck", k=view["deck_left"]),
               font=font(text_px), fill=INK, draw=d)
     _draw_legend(img, d, MARGIN, y + text_px + 12, inner_w, lang, text_px)
-    return to_png(img)
+    return to_png(img, compress_level=3, palette=PALETTE)

@@ -105,3 +105,39 @@ def test_recorded_text_knows_its_background_and_final_width():
     with record_text() as later:
         pass
     assert later == []
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "mm", "rm", "ms"])
+def test_draw_text_puts_ink_where_imagedraw_does(anchor):
+    """draw_text sets lines from cached word masks; the ink lands where Pillow puts it."""
+    from PIL import ImageDraw
+
+    def ink_box(img):
+        return img.convert("L").point(lambda v: 255 if v < 200 else 0).getbbox()
+
+    text = "Żółw 12  terytoriów, księstw ◀ Євгенія"
+    expected = Image.new("RGB", (440, 40), PAPER)
+    ImageDraw.Draw(expected).text((220, 20), text, font=font(15, True), fill=INK, anchor=anchor)
+    drawn = Image.new("RGB", (440, 40), PAPER)
+    draw_text(drawn, (220, 20), text, font=font(15, True), fill=INK, anchor=anchor)
+    assert ink_box(drawn) == ink_box(expected)
+
+
+def test_layer_cache_is_bypassed_while_recording():
+    from render.common import layer_cache
+
+    calls = []
+
+    @layer_cache(maxsize=4)
+    def layer(n):
+        calls.append(n)
+        img = Image.new("RGB", (40, 20), PAPER)
+        draw_text(img, (0, 0), str(n), font=font(12), fill=INK)
+        return img
+
+    layer(1)
+    layer(1)
+    assert calls == [1]
+    with record_text() as records:
+        layer(1)
+    assert calls == [1, 1] and [r.text for r in records] == ["1"]
