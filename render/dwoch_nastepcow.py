@@ -10,7 +10,8 @@ when Discord shows the image 390 px wide. Building names printed on the landscap
 as large as the tile allows; the tile id beside them is always readable. Tiles on the table
 are drawn upright (a phone reader cannot turn the picture); the owner is shown by the frame
 and the owner's seat mark. Troops stand in the bottom band of a tile, clear of its id and
-name. Guild targets and Trading Post counts are listed under the board.
+name. Guild targets and Trading Post counts are listed under the board, and every
+landscape building by name with its tile ids (readable where the tile pictures are not).
 
 Drawn on a ``render.canvas.Canvas`` (palette mode); tile faces are drawn once per (face,
 language, size) and cached.
@@ -591,7 +592,8 @@ class _Below:
         return y
 
     def _notes(self, canvas: Canvas | None, y: int) -> int:
-        """Guild targets and Trading Post counts of the buildings in the landscape."""
+        """Guild targets and Trading Post counts of the buildings in the landscape, then
+        which building each landscape id is."""
         view, lang = self.view, self.lang
         notes = [e for e in view["landscape"] if e["face"] == "up"
                  and e["building"] in ("guild", "trading_post")]
@@ -602,6 +604,14 @@ class _Below:
                 _troop(canvas, (MARGIN + self.fs / 2, y + self.line / 2), e["owner"], "normal",
                        False, self.fs / 2 - 2)
             y = self._words(canvas, text, y, x=MARGIN + self.fs + 8)
+        # every building in the landscape by name, with the ids that show it: the names on
+        # the tile pictures are too small to read on a phone, the ids are not
+        by_name: dict[str, list[str]] = {}
+        for e in view["landscape"]:
+            if e["face"] == "up":
+                by_name.setdefault(t(lang, P + "building." + e["building"]), []).append(e["id"])
+        for name in sorted(by_name):
+            y = self._words(canvas, f"{name}: {', '.join(sorted(by_name[name]))}", y)
         return y
 
 
