@@ -45,7 +45,7 @@ from session.i18n import t
 P = "dwoch_nastepcow."
 TILE = 88  # landscape cell size in pixels
 ID_BAND = 0.3  # the top of a landscape tile kept for its id (written by the canvas)
-MINI = 64  # reserve tile size
+MINI = 52  # reserve tile size (the list beside it names the tile)
 HAND = 150  # hand tile size
 MARGIN = 12
 MIN_WIDTH = 600
@@ -342,8 +342,10 @@ def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
     xs = [_cell_xy(c)[0] for c in cells]
     ys = [_cell_xy(c)[1] for c in cells]
     cols, rows = view["grid"]["cols"], view["grid"]["rows"]
-    x0, x1 = max(0, min(xs) - 1), min(cols - 1, max(xs) + 1)
-    y0, y1 = max(0, min(ys) - 1), min(rows - 1, max(ys) + 1)
+    # the tiles and the free cells the mover may use, no empty border: a narrower picture
+    # keeps the text smaller for the same phone size, and a smaller PNG is cheaper
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
     while x1 - x0 < 4:  # at least 5 x 5 cells, so the picture keeps its shape early on
         x0, x1 = max(0, x0 - (x1 - x0 < 4)), min(cols - 1, x1 + (x1 - x0 < 4))
     while y1 - y0 < 4:
