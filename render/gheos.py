@@ -378,6 +378,17 @@ def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
         gx = sum(px for px, _ in poly) / len(poly)
         gy = sum(py for _, py in poly) / len(poly)
         markers.append((civ["civ"], (x + (gx + spots[1][0]) / 2, y + (gy + spots[1][1]) / 2)))
+    # highlights: the last tile put down, and the cell a preview asks about (under the
+    # names and markers, so they stay readable)
+    last = (view.get("last") or {}).get("cell")
+    for cell, colour, wid in ((last, LAST, 3), (highlight, HIGHLIGHT, 5)):
+        if not cell:
+            continue
+        c, rr = _parse(cell)
+        x, y = _cell_origin(c, rr, s, ox, oy)
+        up = (c + rr) % 2 == 0
+        pts = [(x + px, y + py) for px, py in _vertices(up, s, h)]
+        d.line([*pts, pts[0]], fill=canvas.c(colour), width=wid, joint="curve")
     # cell names (the continent label tiles in gold)
     for b in view["board"]:
         x, y = _cell_origin(b["col"], b["row"], s, ox, oy)
@@ -392,16 +403,6 @@ def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
         d.ellipse((mx - r - 2, my - r - 2, mx + r + 2, my + r + 2), fill=canvas.c(WHITE))
         d.ellipse((mx - r, my - r, mx + r, my + r), fill=canvas.c(CIV_RGB[colour]),
                   outline=canvas.c(INK), width=2)
-    # highlights: the last tile put down, and the cell a preview asks about
-    last = (view.get("last") or {}).get("cell")
-    for cell, colour, wid in ((last, LAST, 3), (highlight, HIGHLIGHT, 5)):
-        if not cell:
-            continue
-        c, rr = _parse(cell)
-        x, y = _cell_origin(c, rr, s, ox, oy)
-        up = (c + rr) % 2 == 0
-        pts = [(x + px, y + py) for px, py in _vertices(up, s, h)]
-        d.line([*pts, pts[0]], fill=canvas.c(colour), width=wid, joint="curve")
     panel.draw(canvas, top + map_h + MARGIN)
     return canvas
 
