@@ -18,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,8 @@ def main() -> None:
                 boards += b
                 privates += p
             names = NAMES[:players]
-            rows = [("board", boards, partial(board_png, game_id, names=names, lang=args.lang))]
+            rows: list[tuple[str, list[Any], Callable[[Any], bytes | None]]] = [
+                ("board", boards, partial(board_png, game_id, names=names, lang=args.lang))]
             if privates:
                 rows.append(("hand", privates,
                              partial(hand_png, game_id, names=names, lang=args.lang)))

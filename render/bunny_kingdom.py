@@ -2,11 +2,14 @@
 
 Both are pure functions of a view (``engines.bunny_kingdom`` ``view``); the board uses the
 spectator view only, so it can never show a hand, a parchment before the final reveal or a
-2-player reserve. Layout of the board: a header (round, phase, pick step, deck), the 10x10
-map with A-J / 1-10 labels and each cell's name, then a side panel per player (score bar on a
-shared scale, territories and fiefs, buildings waiting, the number of parchments, the last
-cards played, harvests) and, at the end, everyone's revealed parchments with their points.
-The terrain layer (colours, resource icons, lava, labels) is drawn once and cached.
+2-player reserve. Both are phone-sized (every text >= 9 px when shown 390 px wide). Layout of
+the board: a header (round, phase, pick step, passing order, deck), the 10x10 map with A-J /
+1-10 labels and each cell's name, every fief outlined in its owner's colour and each owned
+cell marked with the owner's seat shape, lava drawn over the borders; below, a block per
+player, two by two (score bar on a shared scale, territories and fiefs, parchments, buildings
+waiting, last cards played, harvests) and, at the end, everyone's revealed parchments with
+their points. The map layer (terrain, resource icons, names, labels), each occupied cell and
+each card row of a hand are drawn once and cached.
 """
 
 from __future__ import annotations
@@ -55,6 +58,19 @@ LUXURY = {"pearl", "mushroom", "spices", "diamond", "copper", "gold", "iron"}
 LAVA_CORE = (255, 214, 0)  # the lava bar's dashes: lava is told from a red fief by texture
 WHITE = (255, 255, 255)
 CARD_EDGE = (200, 190, 175)
+# text inside icons (drawn large and shrunk, so not through draw_text): its colour pairs are
+# declared here and checked by tests/render/test_bunny_kingdom_images.py
+INGOT_TEXT = (40, 25, 10)
+INGOTS = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
+          "iron": ((150, 155, 165), "Fe")}
+TOWER = (100, 90, 190)  # the sky tower's body, under its white pair number
+PROVISIONS = (140, 95, 45)  # the provisions card, under a white "+2" (was 3.4:1)
+CAMP_DARK = (70, 45, 20)  # the camp's outline and the stroke round its white number
+ICON_TEXT = (
+    *((INGOT_TEXT, fill) for fill, _ in INGOTS.values()),
+    (WHITE, TOWER), (WHITE, PROVISIONS), (WHITE, CAMP_DARK),
+    ((60, 60, 60), (250, 248, 240)),  # "?" on an unset trading post
+)
 
 # phone-sized: the map is the image's width and every player's block goes below it
 CELL = 56
@@ -87,8 +103,9 @@ def _card_name(lang: str, kind: str) -> str:
 
 def to_png(image: Image.Image) -> bytes:
     """PNG with the board's fixed palette (terrain, seats, lava exact; icon shades nearest)
-    and zlib level 3: flat colours compress well and the encoder stays cheap."""
-    return encode_png(image, compress_level=3, palette=PALETTE)
+    and zlib level 1: on the 628x1146 board level 3 costs ~1.5 ms more for ~12% fewer bytes
+    (~50 KB either way)."""
+    return encode_png(image, compress_level=1, palette=PALETTE)
 
 
 # --- icons (cached) ---------------------------------------------------------------------
@@ -136,30 +153,12 @@ def resource_icon(resource: str, px: int) -> Image.Image:
                    (s * 0.1, s * 0.4)], fill=(150, 230, 245), outline=(20, 90, 120), width=w * 2)
         d.line((s * 0.1, s * 0.4, s * 0.9, s * 0.4), fill=(20, 90, 120), width=w)
     else:  # copper, gold, iron: an ingot with the chemical symbol (the same in every language)
-        fill, symbol = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
-                        "iron": ((150, 155, 165), "Fe")}.get(resource, ((200, 200, 200), "?"))
+        fill, symbol = INGOTS.get(resource, ((200, 200, 200), "?"))
         d.polygon([(s * 0.05, s * 0.85), (s * 0.2, s * 0.25), (s * 0.8, s * 0.25),
                    (s * 0.95, s * 0.85)], fill=fill, outline=(60, 40, 20), width=w * 2)
-        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=(40, 25, 10),
+        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=INGOT_TEXT,
                anchor="mm")
-    return img.resize((px, px), Image.LANCZOS)
-
-
-@lru_cache(maxsize=16)
-def rabbit_icon(seat: int, px: int) -> Image.Image:
-    """A rabbit head in the seat's colour (on the cards; owners are shown by seat markers)."""
-    s = px * SCALE
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    line = (255, 255, 255)
-    w = SCALE * 2
-    for x0 in (0.22, 0.52):
-        d.ellipse((s * x0, s * 0.0, s * (x0 + 0.26), s * 0.55), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.12, s * 0.35, s * 0.88, s * 0.98), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.33, s * 0.55, s * 0.43, s * 0.65), fill=line)
-    d.ellipse((s * 0.57, s * 0.55, s * 0.67, s * 0.65), fill=line)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=16)
@@ -177,7 +176,7 @@ def city_icon(strength: int, px: int) -> Image.Image:
                     width=w)
         d.polygon([(s * (x - 0.15), s * 0.27), (s * x, s * 0.02), (s * (x + 0.15), s * 0.27)],
                   fill=(200, 60, 50), outline=dark, width=w)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=32)
@@ -192,15 +191,15 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
                   fill=(205, 170, 110), outline=(70, 45, 20), width=w)
         d.polygon([(s * 0.5, s * 0.45), (s * 0.65, s * 0.92), (s * 0.35, s * 0.92)],
                   fill=(70, 45, 20))
-        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=(255, 255, 255),
-               anchor="mm", stroke_width=SCALE, stroke_fill=(70, 45, 20))
+        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=WHITE,
+               anchor="mm", stroke_width=SCALE, stroke_fill=CAMP_DARK)
     elif kind == "sky_tower":
-        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=(120, 110, 200),
+        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=TOWER,
                     outline=(30, 20, 80), width=w)
         d.ellipse((s * 0.18, s * 0.02, s * 0.82, s * 0.35), fill=(180, 200, 255),
                   outline=(30, 20, 80), width=w)
         if extra:
-            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=WHITE,
                    anchor="mm")
     else:  # a farm token: round, white for basic resources, black with gold rim for luxury
         resource = extra
@@ -215,9 +214,9 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
             d.arc((s * 0.1, s * 0.1, s * 0.9, s * 0.9), 200, 340, fill=(200, 120, 0), width=w * 2)
         if resource:
             icon = resource_icon(resource, int(px * 0.62)).resize(
-                (int(s * 0.62), int(s * 0.62)), Image.LANCZOS)
+                (int(s * 0.62), int(s * 0.62)), Image.Resampling.LANCZOS)
             img.alpha_composite(icon, (int(s * 0.19), int(s * 0.19)))
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def building_icon(building: str, px: int, *, resource: str = "", pair: str = "") -> Image.Image:
@@ -249,9 +248,9 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
         img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
         d = ImageDraw.Draw(img)
         if kind == "provisions":
-            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=(180, 130, 70),
+            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=PROVISIONS,
                         outline=(70, 40, 10), width=SCALE * 2)
-            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=WHITE,
                    anchor="mm")
         else:  # a parchment: a rolled scroll
             d.rectangle((s * 0.18, s * 0.1, s * 0.82, s * 0.9), fill=(245, 228, 180),
@@ -261,7 +260,7 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
                           fill=(230, 205, 150), outline=(120, 90, 40), width=SCALE * 2)
             for y in (0.35, 0.5, 0.65):
                 d.line((s * 0.3, s * y, s * 0.7, s * y), fill=(150, 120, 70), width=SCALE * 2)
-        return img.resize((px, px), Image.LANCZOS)
+        return img.resize((px, px), Image.Resampling.LANCZOS)
     return building_icon(kind, px)
 
 
@@ -467,9 +466,15 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(TEXT_PX + 2, True)
     header = _joined(probe, _header_parts(view, names, lang), header_font, WIDTH - 2 * MARGIN)
-    header_h = 10 + len(header) * (TEXT_PX + 8)
+    # room reserved so that the image keeps its size while the game is played (the chat does
+    # not jump between boards): 3 header lines (4 with a passing order of 3-4 names), 7 lines
+    # a player (2 of territories and parchments, 2 of waiting buildings, 2 of last cards, 1 of
+    # harvests)
+    header_h = 10 + max(3 + (view["players"] > 2), len(header)) * (TEXT_PX + 8)
     blocks = [_seat_lines(probe, view, s, lang) for s in range(view["players"])]
-    row_heights = [max(_block_height(lines) for lines in blocks[k:k + 2])
+    least = 0 if view["phase"] in ("copy", "over") else 7
+    row_heights = [max(_block_height([None] * least),
+                       *(_block_height(lines) for lines in blocks[k:k + 2]))
                    for k in range(0, len(blocks), 2)]
     blocks_h = sum(h + 8 for h in row_heights)
     final = _final_lines(probe, view, names, lang)
@@ -672,7 +677,10 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             private["hand"][-1] == private["from_reserve"]:
         reserve_index = len(private["hand"]) - 1
 
-    def rows_of(cards: list[str], hints: bool) -> list[tuple[str, str, list[str], bool]]:
+    def rows_of(cards: list[str], hints: bool, marked: int = -1
+                ) -> list[tuple[str, str, list[str], bool]]:
+        """(kind, name, effect lines, from the reserve) for each card; ``marked``: the index
+        of the card drawn from the reserve."""
         rows = []
         for k, kind in enumerate(cards):
             ter = terrain.get(kind, "")
@@ -683,13 +691,12 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             else:
                 name = _card_name(lang, kind)
                 effect = _tr(lang, f"card.{kind}.text")
-            from_reserve = hints and k == reserve_index and cards is private["hand"]
             rows.append((kind, name, _wrap(probe, effect, text_font, inner - 56)[:2],
-                         from_reserve))
+                         k == marked))
         return rows
 
     sections: list[tuple[str, list[tuple[str, str, list[str], bool]], bool]] = [
-        (_lbl(lang, "hand"), rows_of(private["hand"], True), True),
+        (_lbl(lang, "hand"), rows_of(private["hand"], True, reserve_index), True),
         (_lbl(lang, "your_pick"), rows_of(private["pick"] or [], True), bool(private["pick"])),
         (_lbl(lang, "your_waiting"), rows_of(private["waiting"], False),
          bool(private["waiting"])),
@@ -780,5 +787,5 @@ PALETTE = fixed_palette((
     *TERRAIN_COLOURS.values(), *SEAT_COLOURS, LAVA, LAVA_CORE, GRID, GOLD, SOFT, INK, PAPER,
     WHITE, CARD_EDGE, RESERVE_TAG, (235, 230, 220), (0, 0, 0),
     *(legible(c, WHITE) for c in SEAT_COLOURS), *(legible(c, PAPER) for c in SEAT_COLOURS),
-    (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), (30, 30, 30),
+    (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), TOWER, PROVISIONS,
 ))

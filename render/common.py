@@ -166,7 +166,7 @@ def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
     img.paste((255, 255, 255, 235), (0, 0), outer)
     img.paste(INK + (255,), (0, 0), rim)
     img.paste(fill + (255,), (0, 0), core)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def draw_seat_marker(img: Image.Image, seat: int, center: tuple[int, int], px: int,
@@ -248,7 +248,8 @@ def _colours_under(img: Image.Image, box: tuple[int, int, int, int]) -> list[RGB
     area = img.crop((x0, y0, x1, y1)).convert("RGB")
     total = area.width * area.height
     colours = area.getcolors(total) or []
-    return [c for n, c in colours if n * 10 >= total]
+    return [(c[0], c[1], c[2]) for n, c in colours  # type: ignore[index]
+            if n * 10 >= total]
 
 
 def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any,
@@ -257,19 +258,17 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any
     """``ImageDraw.text`` that tests can check: see ``record_text``. ``key``: the player
     needs this label to choose a move, so it must be phone-readable."""
     records = _recording.get()
-    d = None
-    if records is not None or stroke_width:
-        d = draw or ImageDraw.Draw(img)
     if records is not None:
         if stroke_width and stroke_fill is not None:
             backgrounds = [stroke_fill]
         else:
-            box = d.textbbox(xy, text, font=font, anchor=anchor)
-            backgrounds = _colours_under(img, tuple(int(v) for v in box))  # type: ignore
-        records.append(TextRecord(text, tuple(fill[:3]), backgrounds,  # type: ignore[arg-type]
+            left, top, right, bottom = (draw or ImageDraw.Draw(img)).textbbox(
+                xy, text, font=font, anchor=anchor)
+            backgrounds = _colours_under(img, (int(left), int(top), int(right), int(bottom)))
+        records.append(TextRecord(text, (fill[0], fill[1], fill[2]), backgrounds,
                                   int(font.size), key))
     if stroke_width:
-        assert d is not None
+        d = draw or ImageDraw.Draw(img)
         d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
                stroke_fill=stroke_fill)
         return
@@ -341,7 +340,9 @@ def fixed_palette(colours: tuple[RGB, ...]) -> Image.Image:
     """A 256-colour palette image: ``colours`` exactly (a renderer's declared colours), the
     rest a 6x6x6 colour cube for antialiased edges. Mapping to a known palette costs ~1 ms
     where building one per image (FASTOCTREE) cost ~8 ms."""
-    entries = list(dict.fromkeys(colours))[:40]
+    entries = list(dict.fromkeys(colours))
+    if len(entries) > 40:  # the cube needs the other 216 entries
+        raise ValueError(f"a fixed palette holds 40 declared colours, not {len(entries)}")
     cube = [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
     entries += [c for c in cube if c not in entries]
     entries = entries[:256]

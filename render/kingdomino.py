@@ -102,7 +102,7 @@ def _crown(px: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
     pts = [(0.05, 0.95), (0.05, 0.25), (0.3, 0.55), (0.5, 0.1), (0.7, 0.55),
            (0.95, 0.25), (0.95, 0.95)]
     d.polygon([(x * w, y * h) for x, y in pts], fill=fill, outline=(60, 40, 0), width=scale * 2)
-    return img.resize((px, int(px * 0.8)), Image.LANCZOS)
+    return img.resize((px, int(px * 0.8)), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=128)

@@ -129,3 +129,40 @@ def test_passing_names_the_players(players, round_no, to, source):
 def test_board_is_phone_sized():
     image, _ = _board(fresh(4, 1))
     assert TEXT_PX * 390 / image.width >= 9
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_keeps_one_size_while_the_game_is_played(players):
+    """Until the final reveal the board keeps its size: the chat does not jump."""
+    from tests.render.sample import bot_game_views
+
+    sizes = {Image.open(io.BytesIO(render_board(view, names=NAMES[:players]))).size
+             for view, _ in bot_game_views("bunny_kingdom", players, 2, every=6)
+             if view["phase"] not in ("copy", "over")}
+    assert len(sizes) == 1, sizes
+
+
+def test_text_inside_icons_reaches_wcag_aa():
+    from render.bunny_kingdom import ICON_TEXT
+    from render.common import MIN_CONTRAST, contrast_ratio
+
+    assert len(ICON_TEXT) == 7
+    for text, background in ICON_TEXT:
+        assert contrast_ratio(text, background) >= MIN_CONTRAST, (text, background)
+
+
+def test_every_owned_cell_carries_its_owners_shape(monkeypatch):
+    """Owners are never told by colour alone: each owned cell has the owner's seat marker."""
+    import render.bunny_kingdom as bk
+
+    state = board_only(3)
+    for cell, seat in (("A1", 0), ("A2", 0), ("E5", 1), ("J10", 2)):
+        state["owner"][INDEX[cell]] = seat
+    drawn: list[int] = []
+    real = bk.draw_seat_marker
+    monkeypatch.setattr(bk, "draw_seat_marker",
+                        lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
+    bk._cell_tile.cache_clear()
+    render_board(GAME.view(state, None), names=NAMES[:3])
+    # one per owned cell, one in each player's block
+    assert sorted(drawn) == sorted([0, 0, 1, 2] + [0, 1, 2])

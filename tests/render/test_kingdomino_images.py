@@ -58,3 +58,33 @@ def test_coordinates_are_readable_at_phone_width(players, variants):
     coordinates = [r for r in records if r.key and r.text in ("A", "E", "9")]
     assert coordinates
     assert all(r.size * PHONE_WIDTH / width >= PHONE_MIN_PX for r in coordinates)
+
+
+@pytest.mark.parametrize(("players", "variants"), [(2, []), (3, []), (4, ["harmony"])])
+def test_the_board_keeps_one_size_for_the_whole_game(players, variants):
+    """Boards follow each other in the channel: a steady size keeps the chat from jumping."""
+    from tests.render.sample import bot_game_views
+
+    sizes = {Image.open(io.BytesIO(render_board(view, names=NAMES[:players]))).size
+             for view, _ in bot_game_views("kingdomino", players, 6, every=5,
+                                           variants=variants)}
+    assert len(sizes) == 1, sizes
+
+
+def test_castles_and_kings_carry_their_seats_shape(monkeypatch):
+    """Owners are never told by colour alone: every castle and king is a seat marker."""
+    import render.kingdomino as kd
+    from tests.render.sample import bot_game_views
+
+    view = bot_game_views("kingdomino", 4, 3, every=7)[1][0]
+    kings = [slot["king"] for line in ("current_line", "next_line") for slot in view[line]
+             if slot["king"] is not None]
+    assert kings
+    drawn: list[int] = []
+    real = kd.draw_seat_marker
+    monkeypatch.setattr(kd, "draw_seat_marker",
+                        lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
+    kd._castle.cache_clear()
+    render_board(view, names=NAMES)
+    # a marker in each name bar and on each castle, one on each king
+    assert sorted(drawn) == sorted([0, 1, 2, 3] * 2 + kings)

@@ -141,3 +141,16 @@ def test_layer_cache_is_bypassed_while_recording():
     with record_text() as records:
         layer(1)
     assert calls == [1, 1] and [r.text for r in records] == ["1"]
+
+
+def test_fixed_palette_keeps_declared_colours_exact():
+    from render.common import fixed_palette
+
+    declared = ((215, 25, 50), (100, 235, 225), (17, 34, 51))
+    img = Image.new("RGB", (3, 1))
+    for x, colour in enumerate(declared):
+        img.putpixel((x, 0), colour)
+    mapped = img.quantize(palette=fixed_palette(declared), dither=Image.Dither.NONE)
+    assert [mapped.convert("RGB").getpixel((x, 0)) for x in range(3)] == list(declared)
+    with pytest.raises(ValueError):
+        fixed_palette(tuple((k, 0, 0) for k in range(41)))

@@ -25,7 +25,7 @@ GAMES: dict[str, tuple[tuple[int, ...], list[list[str]], int]] = {
 
 
 def _cases() -> list[tuple[str, int, list[str]]]:
-    cases = []
+    cases: list[tuple[str, int, list[str]]] = []
     for game_id, (counts, variant_sets, _) in GAMES.items():
         cases += [(game_id, n, []) for n in counts]
         for variants in variant_sets:
