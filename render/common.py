@@ -215,6 +215,12 @@ def record_text() -> Iterator[list[TextRecord]]:
         _recording.reset(token)
 
 
+def text_records() -> list[TextRecord] | None:
+    """The list ``record_text`` is filling, or None: for drawing surfaces other than
+    ``draw_text`` (render/canvas.py) that record their text themselves."""
+    return _recording.get()
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -20,6 +20,7 @@ NAMES = ["Ada", "Bolesław", "Cyryl", "Євгенія", "Żaneta"]
 GAMES: dict[str, tuple[tuple[int, ...], list[list[str]], int]] = {
     "kingdomino": ((2, 3, 4), [["dynasty", "middle_kingdom", "harmony"], ["mighty_duel"]], 9),
     "bunny_kingdom": ((2, 3, 4), [], 17),
+    "gheos": ((2, 3, 4), [], 9),
 }
 
 
