@@ -57,7 +57,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
     import discord
     from discord.ext import commands
 
-    from cogs.host import Host
+    from cogs.host import Host, on_command_error
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.service import Sessions
@@ -69,6 +69,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
             self.host = Host(self, self.sessions)
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
+            self.tree.error(on_command_error)  # every command answers, whatever goes wrong
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
             guild = discord.Object(sync_guild) if sync_guild else None

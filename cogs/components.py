@@ -8,7 +8,15 @@ import logging
 import discord
 from discord.ext import commands
 
-from cogs.host import Host, answer_error, confirm, edit_kwargs, lang_of, message_kwargs
+from cogs.host import (
+    Host,
+    answer_error,
+    answer_failure,
+    confirm,
+    edit_kwargs,
+    lang_of,
+    message_kwargs,
+)
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -53,6 +61,8 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
                 and not interaction.message.flags.ephemeral:
             # the newest board may be stale because the bot stopped before posting the next one
             await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+    except Exception as exc:  # a bug: logged with its traceback, and the user still answered
+        await answer_failure(interaction, exc)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:

@@ -19,6 +19,8 @@ from session.service import SessionError, parse_variants, playable
 log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
+#: Discord's longest autocomplete value; typed text is capped (``max_length``) to match
+MAX_VALUE = 100
 GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
 
 
@@ -90,7 +92,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 1, 6] | None = None,
-                  variants: str | None = None, pace: str | None = None,
+                  variants: app_commands.Range[str, 1, MAX_VALUE] | None = None,
+                  pace: app_commands.Range[str, 1, 30] | None = None,
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -134,6 +137,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             if variant.name in chosen:
                 continue
             value = ", ".join([*chosen, variant.name])
+            if len(value) > MAX_VALUE:  # Discord refuses the whole answer for one long value
+                continue
             name = t(lang, f"{meta.id}.variant.{variant.name}")
             out.append(app_commands.Choice(name=f"{value} — {name}"[:100], value=value))
         return out[:25]
@@ -181,7 +186,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="play", description="Play a move (the list shows only legal moves)")
     @app_commands.describe(action="Your move")
-    async def play_cmd(self, interaction: discord.Interaction, action: str) -> None:
+    async def play_cmd(self, interaction: discord.Interaction,
+                       action: app_commands.Range[str, 1, MAX_VALUE]) -> None:
         await play(interaction, action)
 
     @play_cmd.autocomplete("action")
@@ -318,8 +324,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")
     @app_commands.describe(timezone="e.g. Europe/Warsaw", quiet="Quiet hours, e.g. 22-7, or off",
                            pings="Remind me when it is my move")
-    async def settings(self, interaction: discord.Interaction, timezone: str | None = None,
-                       quiet: str | None = None, pings: bool | None = None) -> None:
+    async def settings(self, interaction: discord.Interaction,
+                       timezone: app_commands.Range[str, 1, 64] | None = None,
+                       quiet: app_commands.Range[str, 1, 20] | None = None,
+                       pings: bool | None = None) -> None:
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:

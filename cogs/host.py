@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 CANNOT_DM = 50007
 #: rounds of discord.py's own five tries a board gets when Discord keeps answering 429
 BOARD_ATTEMPTS = 3
+#: Discord's limit on a message's content
+MAX_CONTENT = 2000
+#: at most this much of a user's own text is echoed back in an error
+ECHO_LIMIT = 100
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -101,14 +105,46 @@ async def confirm(interaction: discord.Interaction, key: str) -> None:
         log.warning("could not confirm %s to user %s", key, interaction.user.id)
 
 
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis shows the cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
-    """An error goes only to the user who caused it (ephemeral), in their language."""
+    """An error goes only to the user who caused it (ephemeral), in their language; what the
+    user typed is echoed clipped, so a long input never makes the answer itself too long."""
     lang = lang_of(interaction)
-    message = t(lang, error.key, **error.params)
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
+    params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
+    await _answer_privately(interaction, clip(t(lang, error.key, **params)))
+
+
+async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
+    """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
+    and the user still gets a clear private answer instead of "thinking…" forever."""
+    log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
+              exc_info=exc)
+    await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
+
+
+async def on_command_error(interaction: discord.Interaction,
+                           error: discord.app_commands.AppCommandError) -> None:
+    """The command tree's error handler: a refusal nobody caught is still answered."""
+    original = getattr(error, "original", error)
+    if isinstance(original, GameError):
+        await answer_error(interaction, original)
     else:
-        await interaction.response.send_message(message, ephemeral=True)
+        await answer_failure(interaction, original)
+
+
+async def _answer_privately(interaction: discord.Interaction, message: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as exc:
+        # an expired token (15 minutes) or Discord failing: nothing more can reach the user
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
 
 class Host:

@@ -143,6 +143,8 @@ class AsyncPlay:
             humans = [x.user_id for x in row.seats if x.user_id is not None]
             if topic.startswith("timeout:"):
                 seat = int(topic.split(":")[1])
+                if not 0 <= seat < len(row.seats):  # a forged ballot
+                    raise SessionError("error.bad_component", "unknown vote")
                 if not self.timed_out(row, seat):
                     raise SessionError("error.vote_over", "this vote is over: the player moved")
                 voters = [u for u in humans if u != row.seats[seat].user_id]

@@ -22,7 +22,7 @@ from typing import Any
 import engines
 from db.database import Database
 from db.store import ChannelBusy, SessionRow, Statement, Store
-from engines.base import BadOptions, Game, State
+from engines.base import MAX_ACTION_CODE, BadOptions, Game, State
 from session.clocks import (
     Pace,
     Quiet,
@@ -77,6 +77,13 @@ def parse_variants(text: str | None) -> list[str]:
         if name and name not in names:
             names.append(name)
     return names
+
+
+def check_code(code: str) -> None:
+    """Refuse, before any engine parses it, text that cannot be an action code: codes are
+    short printable ASCII (``engines.base``); "²" passes ``str.isdigit`` but not ``int``."""
+    if not code or len(code) > MAX_ACTION_CODE or not (code.isascii() and code.isprintable()):
+        raise SessionError("error.bad_action", f"not an action code: {code[:80]!r}", action=code)
 
 
 def playable() -> list[str]:
@@ -316,6 +323,7 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
+        check_code(code)
         async with self._locks[session_id]:
             row = await self.session(session_id)
             seat = self.playing_seat(row, user_id)

@@ -210,6 +210,7 @@ class FakeInteraction:
     channel: Any = None
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
+    id: int = field(default_factory=lambda: next(_ids))
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)
