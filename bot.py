@@ -81,6 +81,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
         async def on_ready(self) -> None:
             # turn clocks, reminders and archiving: one task, all its state in the database
             if self.timers is None:
+                # boards whose post was started and never recorded (a crash, Discord failing)
+                self.reconciling = asyncio.create_task(self.host.reconcile())
                 self.timers = asyncio.create_task(
                     self.host.play.run_dispatcher(self.host.publish_timer))
 

@@ -59,10 +59,21 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         await answer_error(interaction, error)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
-            # the newest board may be stale because the bot stopped before posting the next one
-            await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            # the newest board may be stale because the bot stopped before posting the next
+            # one, or because its post failed
+            try:
+                await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            except GameError as still:  # Discord still refuses the board: the user was answered
+                log.warning("session %s: board not repaired: %s", parsed.session_id, still)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
         await answer_failure(interaction, exc)
+    host = _host(interaction)
+    if parsed.session_id in host.missing:
+        # Discord refused this game's newest board earlier: any click on the game posts it
+        try:
+            await host.repair_board(parsed.session_id)
+        except GameError as still:
+            log.warning("session %s: board not repaired: %s", parsed.session_id, still)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:

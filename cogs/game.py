@@ -232,6 +232,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
+            if await host.board_missing(row.id):
+                # the live board's post failed or was never recorded: post it again, with
+                # its buttons, rather than a copy
+                await host.repair_board(row.id)
+                await interaction.followup.send(t(lang_of(interaction), "ui.board_reposted"))
+                return
             if row.status == "lobby":
                 spec = present.lobby_message(row, [], lang_of(interaction))
             else:

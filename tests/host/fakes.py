@@ -58,6 +58,11 @@ class FakeMessage:
     def content(self) -> str | None:
         return self.sent.content
 
+    @property
+    def components(self) -> list[Any]:
+        view = self.sent.view
+        return [types.SimpleNamespace(children=list(view.children))] if view else []
+
     async def edit(self, **kwargs: Any) -> None:
         self.edits += 1
         if "view" in kwargs:
@@ -73,10 +78,14 @@ class FakeChannel:
         self.id = channel_id
         self.messages: list[FakeMessage] = []
         self.threads: list[FakeThread] = []
+        #: HTTP statuses the next sends fail with (after discord.py's own retries), in order
+        self.failures: list[int] = []
 
     async def send(self, content: str | None = None, *, view=None, file=None,
                    allowed_mentions: discord.AllowedMentions | None = None,
                    **_: Any) -> FakeMessage:
+        if self.failures:
+            raise http_error(self.failures.pop(0))
         sent = Sent(content, False, view, file, where=f"channel {self.id}")
         sent.pings = allowed_mentions
         message = FakeMessage(self, sent)
@@ -87,6 +96,13 @@ class FakeChannel:
         thread = FakeThread(next(_ids), name, self)
         self.threads.append(thread)
         return thread
+
+    async def history(self, *, limit: int = 100, after: Any = None):
+        """Newest first, as Discord lists them (discord.py turns them oldest first for
+        ``after``, which no caller relies on)."""
+        newer = [m for m in self.messages if after is None or m.id > after.id]
+        for message in list(reversed(newer))[:limit]:
+            yield message
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return next(m for m in self.messages if m.id == message_id)
@@ -109,6 +125,15 @@ class FakeThread(discord.Thread):
         self.deleted = True
 
 
+def http_error(status: int) -> discord.HTTPException:
+    """What discord.py raises when Discord answers ``status``."""
+    response = types.SimpleNamespace(status=status, reason="fault")
+    body = {"code": 0, "message": f"{status}: fault"}
+    if status >= 500:
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)
+
+
 class FakeUser:
     def __init__(self, user_id: int, name: str, client: FakeClient) -> None:
         self.id = user_id
@@ -119,6 +144,8 @@ class FakeUser:
 
     async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
         self.dm_attempts += 1
+        if self.id in self.client.failing_dms:
+            raise http_error(503)
         if self.id in self.client.closed_dms:
             response = types.SimpleNamespace(status=403, reason="Forbidden")
             raise discord.Forbidden(response, {"code": 50007,
@@ -133,6 +160,7 @@ class FakeClient:
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
+        self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
         self.host = Host(self, sessions)  # type: ignore[arg-type]
 
     def channel(self, channel_id: int) -> FakeChannel:
