@@ -20,11 +20,12 @@ from tests.standin.server import (
     Discord,
     Interaction,
     Message,
+    now_iso,
 )
 
 MENTION = re.compile(r"<@!?(\d+)>")
 #: application command option types
-SUB_COMMAND, SUB_GROUP, STRING, INTEGER = 1, 2, 3, 4
+SUB_COMMAND, SUB_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
 
 
 class Refused(Exception):
@@ -57,6 +58,7 @@ class Player:
             level, defs = sub, sub.get("options") or []
         del level
         values = []
+        resolved: dict[str, Any] = {}
         for opt in defs:
             if opt["name"] not in options:
                 assert not opt.get("required") or focused, f"/{qualified}: {opt['name']} is required"
@@ -74,6 +76,15 @@ class Player:
                     assert isinstance(value, int)
                     assert opt.get("min_value") is None or value >= opt["min_value"]
                     assert opt.get("max_value") is None or value <= opt["max_value"]
+            if opt["type"] == USER and opt["name"] != focused:
+                # Discord sends the user (and, in a guild, the member) of a user option
+                entry["value"] = str(value)
+                resolved.setdefault("users", {})[str(value)] = self.discord.user_payload(int(value))
+                resolved.setdefault("members", {})[str(value)] = {
+                    "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
+                    "flags": 0, "pending": False, "nick": None, "avatar": None,
+                    "premium_since": None, "communication_disabled_until": None,
+                    "permissions": self.discord.permissions_of(int(value))}
             values.append(entry)
         unknown = set(options) - {o["name"] for o in defs}
         assert not unknown, f"/{qualified}: no option {unknown}"
@@ -87,6 +98,8 @@ class Player:
             data["options"] = [nest[0]]
         else:
             data["options"] = values
+        if resolved:
+            data["resolved"] = resolved
         return data
 
     async def command(self, channel_id: int, qualified: str, **options: Any) -> Interaction:
