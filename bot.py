@@ -88,8 +88,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
 
         async def close(self) -> None:
             # a failed login (wrong token) closes before setup_hook made any of these
-            if getattr(self, "timers", None) is not None:
-                self.timers.cancel()
+            timers = getattr(self, "timers", None)
+            if timers is not None:
+                timers.cancel()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()

@@ -44,7 +44,9 @@ async def run(game_id: str, players: int, games: int) -> None:
                     seat = game.to_act(state)[0]
                     code = game.bot_action(state, seat, rng)
                     t0 = time.perf_counter()
-                    row = (await sessions.act(row.id, row.seats[seat].user_id, code, row.version)).session
+                    user = row.seats[seat].user_id
+                    assert user is not None  # the benchmark's seats are all users
+                    row = (await sessions.act(row.id, user, code, row.version)).session
                     times.append(time.perf_counter() - t0)
                 t0 = time.perf_counter()
                 await sessions.replay(row)

@@ -4,6 +4,7 @@ message from before a restart still works (or is told it is stale) with no in-me
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -161,10 +162,11 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     question = (interaction.message.content or "").split("\n")[0] if interaction.message else ""
     news = present.notices_text(row, outcome.notices, row.lang)
     decided = outcome.board_changed or outcome.finished or len(news) > 1
-    edit = {"content": "\n".join([question, *news])[:2000]}
-    if decided:
-        edit["view"] = None  # the vote is over: no more buttons
-    await interaction.edit_original_response(**edit)
+    content = "\n".join([question, *news])[:2000]
+    if decided:  # the vote is over: no more buttons
+        await interaction.edit_original_response(content=content, view=None)
+    else:
+        await interaction.edit_original_response(content=content)
     await confirm(interaction, "ui.voted")
     if outcome.board_changed or outcome.finished:
         await host.publish(outcome)
@@ -183,11 +185,11 @@ class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
         super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, self.item.custom_id, None)
+        await route(interaction, self.item.custom_id or "", None)
 
 
 class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -196,12 +198,13 @@ class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
                                            options=[discord.SelectOption(label="·")]))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or [""]
-        await route(interaction, self.item.custom_id, values[0])
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or [""]
+        await route(interaction, self.item.custom_id or "", str(values[0]))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -4,6 +4,7 @@ send what it returns."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -127,7 +128,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
         game_id = getattr(interaction.namespace, "game", None)
         try:
-            meta = engines.get(game_id).meta
+            meta = engines.get(str(game_id)).meta
         except (KeyError, ModuleNotFoundError):
             return []
         chosen = parse_variants(current.rsplit(",", 1)[0]) if "," in current else []
@@ -402,8 +403,9 @@ async def open_thread(interaction: discord.Interaction, title: str):
     if isinstance(channel, discord.Thread) or not hasattr(channel, "create_thread"):
         raise SessionError("error.no_threads_here", "threads cannot be opened here")
     name = f"{title} — {interaction.user.display_name}"[:100]
+    parent: Any = channel  # a text channel (forums and voice channels have no plain threads)
     try:
-        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+        return await parent.create_thread(name=name, type=discord.ChannelType.public_thread,
                                            auto_archive_duration=10080)
     except discord.HTTPException:  # no Create Public Threads permission, or threads are off
         raise SessionError("error.no_threads_here", "threads cannot be opened here") from None

@@ -345,7 +345,7 @@ class Host:
         after = discord.Object(row.turn_message_id) if row.turn_message_id else None
         prefix = f"sk:{row.id}:"
         try:
-            async for message in channel.history(limit=50, after=after):  # type: ignore[attr-defined]
+            async for message in channel.history(limit=50, after=after):
                 if message.id == live:
                     continue
                 # only this bot's messages carry components with its custom ids

@@ -33,7 +33,7 @@ def latest_version() -> int:
 
 async def migrate(conn: aiosqlite.Connection) -> int:
     """Apply every migration newer than the file's ``user_version``; returns the new version."""
-    (current,) = await (await conn.execute("PRAGMA user_version")).fetchone()
+    (current,) = await (await conn.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]  # always a row
     for version, sql in migrations():
         if version <= current:
             continue

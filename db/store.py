@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,7 +170,7 @@ class Store:
 
     async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str) -> int:
         async with self.db.transaction() as conn:
-            (count,) = await (
+            (count,) = await (  # type: ignore[misc]  # COUNT(*) always answers a row
                 await conn.execute("SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
             ).fetchone()
             await conn.execute(
@@ -196,7 +197,7 @@ class Store:
             )
 
     async def start(self, session_id: int, players: int, state_json: str, now: str,
-                    extra: list[Statement] = ()) -> None:
+                    extra: Sequence[Statement] = ()) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE sessions SET status = 'active', players = ?, state = ?, version = 0,"
@@ -209,7 +210,7 @@ class Store:
     async def record_action(
         self, *, session_id: int, version: int, seat: int, user_id: int | None, code: str,
         state_json: str, finished: bool, result: dict[str, Any] | None, now: str,
-        reveals: bool = False, kind: str = "move", extra: list[Statement] = (),
+        reveals: bool = False, kind: str = "move", extra: Sequence[Statement] = (),
         clocks_before: list[list[Any]] | None = None,
     ) -> None:
         """Append the action and store the new state (version + 1) in ONE transaction, with
@@ -241,7 +242,7 @@ class Store:
                 await conn.execute(sql, params)
 
     async def undo(self, *, session_id: int, n: int, version: int, state_json: str, now: str,
-                   extra: list[Statement] = ()) -> None:
+                   extra: Sequence[Statement] = ()) -> None:
         """Mark action ``n`` undone (kept in the log) and store the state before it."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(

@@ -122,7 +122,7 @@ def resource_icon(resource: str, px: int) -> Image.Image:
                    (s * 0.95, s * 0.85)], fill=fill, outline=(60, 40, 20), width=w * 2)
         d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=(40, 25, 10),
                anchor="mm")
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=16)
@@ -139,7 +139,7 @@ def rabbit_icon(seat: int, px: int) -> Image.Image:
     d.ellipse((s * 0.12, s * 0.35, s * 0.88, s * 0.98), fill=colour, outline=line, width=w)
     d.ellipse((s * 0.33, s * 0.55, s * 0.43, s * 0.65), fill=line)
     d.ellipse((s * 0.57, s * 0.55, s * 0.67, s * 0.65), fill=line)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=16)
@@ -157,7 +157,7 @@ def city_icon(strength: int, px: int) -> Image.Image:
                     width=w)
         d.polygon([(s * (x - 0.15), s * 0.27), (s * x, s * 0.02), (s * (x + 0.15), s * 0.27)],
                   fill=(200, 60, 50), outline=dark, width=w)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=32)
@@ -195,9 +195,9 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
             d.arc((s * 0.1, s * 0.1, s * 0.9, s * 0.9), 200, 340, fill=(200, 120, 0), width=w * 2)
         if resource:
             icon = resource_icon(resource, int(px * 0.62)).resize(
-                (int(s * 0.62), int(s * 0.62)), Image.LANCZOS)
+                (int(s * 0.62), int(s * 0.62)), Image.Resampling.LANCZOS)
             img.alpha_composite(icon, (int(s * 0.19), int(s * 0.19)))
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def building_icon(building: str, px: int, *, resource: str = "", pair: str = "") -> Image.Image:
@@ -241,7 +241,7 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
                           fill=(230, 205, 150), outline=(120, 90, 40), width=SCALE * 2)
             for y in (0.35, 0.5, 0.65):
                 d.line((s * 0.3, s * y, s * 0.7, s * y), fill=(150, 120, 70), width=SCALE * 2)
-        return img.resize((px, px), Image.LANCZOS)
+        return img.resize((px, px), Image.Resampling.LANCZOS)
     return building_icon(kind, px)
 
 

@@ -106,12 +106,13 @@ def part_shapes(up: bool, s: float, slots_per_part: tuple[tuple[int, ...], ...]
                      (centre[0] + along[0], centre[1] + along[1])]
         else:
             slot = slots[0]
-            a, b = v[slot], v[(slot + 1) % 3]
-            nx, ny = _inward(a, b, g, d)
-            a1, b1 = _lerp(a, b, 0.1), _lerp(b, a, 0.1)
-            a2, b2 = _lerp(a, b, 0.2), _lerp(b, a, 0.2)
+            # the side's two corners (a and b above are slot numbers)
+            ca, cb = v[slot], v[(slot + 1) % 3]
+            nx, ny = _inward(ca, cb, g, d)
+            a1, b1 = _lerp(ca, cb, 0.1), _lerp(cb, ca, 0.1)
+            a2, b2 = _lerp(ca, cb, 0.2), _lerp(cb, ca, 0.2)
             poly = [a1, b1, (b2[0] + nx, b2[1] + ny), (a2[0] + nx, a2[1] + ny)]
-            spots = [(_lerp(a, b, f)[0] + nx * 0.5, _lerp(a, b, f)[1] + ny * 0.5)
+            spots = [(_lerp(ca, cb, f)[0] + nx * 0.5, _lerp(ca, cb, f)[1] + ny * 0.5)
                      for f in (0.3, 0.5, 0.7)]
         out.append((poly, spots))
     return out
@@ -177,7 +178,7 @@ def icon(symbol: str, px: int) -> Image.Image:
             d.rectangle((*P(x - 0.05, 0.36), *P(x + 0.05, 0.72)), fill=stone,
                         outline=(90, 80, 60))
         d.rectangle((*P(0.14, 0.72), *P(0.86, 0.82)), fill=stone, outline=(90, 80, 60))
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def temple_icon(symbol: str, px: int) -> Image.Image:
@@ -213,7 +214,7 @@ def tile_sprite(parts_key: tuple, up: bool, s: int, start: bool = False) -> Imag
         d.polygon(poly, fill=LAND if kind == "landmass" else SHORE, outline=LAND_EDGE,
                   width=SS)
     d.line([*corners, corners[0]], fill=SEA_DARK, width=SS)
-    img = big.resize((s, int(math.ceil(h))), Image.LANCZOS)
+    img = big.resize((s, int(math.ceil(h))), Image.Resampling.LANCZOS)
     px = max(14, s // 5)
     for (_kind, _slots, symbols), (_poly, spots) in zip(
             parts_key, part_shapes(up, s, tuple(k[1] for k in parts_key)), strict=True):
@@ -431,7 +432,7 @@ def _panel(img: Image.Image, view: dict[str, Any], names: list[str], lang: str, 
             bx = hx + i * 16
             d.polygon([(bx, ty + 12), (bx + 7, ty), (bx + 14, ty + 12)], fill=(255, 255, 255),
                       outline=INK)
-        fx = x0 + 4
+        fx: float = x0 + 4
         fy = y + 42
         if not seat["followers"]:
             d.text((fx, fy - 1), "—", font=font(12), fill=(120, 120, 120))
@@ -477,7 +478,7 @@ def _panel(img: Image.Image, view: dict[str, Any], names: list[str], lang: str, 
         y += 20
     # legend
     ly = img.height - 46
-    lx = x0
+    lx: float = x0
     for sym in ("wheat", "chalice", "swords", "pyramid", "temple_swords"):
         if sym.startswith("temple"):
             img.alpha_composite(temple_icon(sym, 16), (int(lx), ly))

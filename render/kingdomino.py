@@ -56,13 +56,13 @@ def _crown(px: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
     pts = [(0.05, 0.95), (0.05, 0.25), (0.3, 0.55), (0.5, 0.1), (0.7, 0.55),
            (0.95, 0.25), (0.95, 0.95)]
     d.polygon([(x * w, y * h) for x, y in pts], fill=fill, outline=(60, 40, 0), width=scale * 2)
-    return img.resize((px, int(px * 0.8)), Image.LANCZOS)
+    return img.resize((px, int(px * 0.8)), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=128)
 def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Image:
     """One terrain square with its crowns."""
-    colour = TERRAIN_COLOURS[terrain]
+    colour: tuple[int, ...] = TERRAIN_COLOURS[terrain]
     if faded:
         colour = tuple((c + 2 * f) // 3 for c, f in zip(colour, FADED, strict=True))
     img = Image.new("RGBA", (px, px), colour + (255,))
@@ -103,7 +103,7 @@ def _king(radius: int, colour: tuple[int, int, int], faded: bool) -> Image.Image
     d = ImageDraw.Draw(img)
     fill = tuple((c + f) // 2 for c, f in zip(colour, FADED, strict=True)) if faded else colour
     d.ellipse([0, 0, 2 * r - 1, 2 * r - 1], fill=fill, outline=(255, 255, 255), width=2 * scale)
-    img = img.resize((2 * radius, 2 * radius), Image.LANCZOS)
+    img = img.resize((2 * radius, 2 * radius), Image.Resampling.LANCZOS)
     if not faded:
         icon = _crown(int(radius * 1.2), (255, 255, 255))
         img.alpha_composite(icon, (radius - icon.width // 2, radius - icon.height // 2))

@@ -54,14 +54,15 @@ def choose(game: Kingdomino, state: State, seat: int, rng: random.Random) -> str
     terrain, crowns = terrain_and_crowns(state["kingdoms"][seat]["rows"])
     if state["phase"] == "place":
         n = state["current_line"][state["turn"]]["n"]
-        options = []
+        options: list[tuple[tuple, str]] = []
         for code in legal:
             _, first, second = code.split()
             a, b = parse_cell(first, size), parse_cell(second, size)
+            assert a is not None and b is not None  # legal codes name cells of the grid
             options.append((place_value(terrain, crowns, size, n, a, b), code))
         return _best(options, rng)
     have = set(terrain) - {".", CASTLE}
-    options = []
+    options = []  # the same list type: (value, code)
     for code in legal:
         d = DOMINOES[int(code.split()[1])]
         matches = (d.a_terrain in have) + (d.b_terrain in have)

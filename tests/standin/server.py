@@ -420,6 +420,9 @@ class Discord:
         self.check_spec = check_spec
         #: (channel id, nonce) -> (message id, when) of posts with ``enforce_nonce``
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: called with each call once answered, before the answer goes out (a test may kill
+        #: the bot there: "Discord did it, the bot never heard")
+        self.on_answered: Callable[[Call], None] | None = None
         self.token = "standin-" + secrets.token_hex(8)
         self.faults = Faults(seed)
         self.users: dict[int, dict[str, Any]] = {
@@ -701,6 +704,8 @@ class Discord:
                 self.violations.append(f"{call.key}: {error.message} {error.errors}")
         call.status = status
         call.answered_at = time.monotonic()
+        if self.on_answered is not None:
+            self.on_answered(call)
         await self._notify()
         return self._json(status, payload, bucket=template)
 

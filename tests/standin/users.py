@@ -72,6 +72,11 @@ class Player:
                 if opt.get("choices"):
                     assert value in [c["value"] for c in opt["choices"]], \
                         f"/{qualified}: {value!r} is not a choice of {opt['name']}"
+                if opt["type"] == STRING and isinstance(value, str):
+                    # the Discord client lets nobody type past the limits the bot declared
+                    assert len(value) <= opt.get("max_length", 6000), \
+                        f"/{qualified}: {opt['name']} longer than its max_length"
+                    assert len(value) >= opt.get("min_length", 0)
                 if opt["type"] == INTEGER:
                     assert isinstance(value, int)
                     assert opt.get("min_value") is None or value >= opt["min_value"]
