@@ -34,10 +34,14 @@ class Sent:
 
     @property
     def custom_ids(self) -> list[str]:
-        return [item.custom_id for item in self.view.children] if self.view else []
+        return [item.custom_id for item in self.items()]
+
+    def items(self) -> list[Any]:
+        """The components (buttons and menus, which all have a custom id here)."""
+        return list(self.view.children) if self.view else []
 
     def item(self, custom_id: str) -> Any:
-        return next(i for i in self.view.children if i.custom_id == custom_id)
+        return next(i for i in self.items() if i.custom_id == custom_id)
 
     def image(self) -> bytes | None:
         if self.file is None:
@@ -121,7 +125,7 @@ class FakeThread(discord.Thread):
         self.parent_channel = parent
         self.deleted = False
 
-    async def delete(self) -> None:
+    async def delete(self, *, reason: str | None = None) -> None:
         self.deleted = True
 
 

@@ -288,7 +288,7 @@ async def test_mine_lists_my_games_across_channels(sessions):
     assert await play.mine(12345) == []
 
 
-def _finished(user_places: list[list[int]]):
+def _finished(user_places: list[list[list[int]]]):
     from db.store import SeatRow, SessionRow
 
     rows = []

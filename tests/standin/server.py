@@ -552,7 +552,8 @@ class Discord:
         return ws
 
     async def _gateway_op(self, conn: GatewayConn, msg: dict[str, Any]) -> None:
-        op, data = msg.get("op"), msg.get("d")
+        op = msg.get("op")
+        data: dict[str, Any] = msg["d"] if isinstance(msg.get("d"), dict) else {}
         if op == 1:  # heartbeat
             conn.heartbeats.append(time.monotonic())
             await conn.ws.send_json({"op": 11, "d": None, "s": None, "t": None})
@@ -579,15 +580,15 @@ class Discord:
             await self.dispatch("GUILD_CREATE", self.guild_payload())
             conn.identified.set()
         elif op == 6:  # resume
-            session = self.sessions.get(data.get("session_id"))
-            if session is None or data.get("token") != self.token:
+            resumed = self.sessions.get(data.get("session_id", ""))
+            if resumed is None or data.get("token") != self.token:
                 await conn.ws.send_json({"op": 9, "d": False, "s": None, "t": None})
                 return
-            session.conn, conn.session = conn, session
-            session.resumes += 1
-            self.current = session
-            missed = [e for e in session.events if e[0] > (data.get("seq") or 0)]
-            self.gateway_log.append((time.monotonic(), f"resume {session.id} replaying {len(missed)}"))
+            resumed.conn, conn.session = conn, resumed
+            resumed.resumes += 1
+            self.current = resumed
+            missed = [e for e in resumed.events if e[0] > (data.get("seq") or 0)]
+            self.gateway_log.append((time.monotonic(), f"resume {resumed.id} replaying {len(missed)}"))
             for seq, name, payload in missed:
                 await conn.ws.send_json({"op": 0, "s": seq, "t": name, "d": payload})
             await self.dispatch("RESUMED", {})

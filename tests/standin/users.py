@@ -180,7 +180,7 @@ async def answer(discord: Discord, inter: Interaction, timeout: float = 30.0) ->
 def error_text(discord: Discord, inter: Interaction) -> str | None:
     """The text of an ephemeral error answer, if the bot sent one: a reply or follow-up with
     text only (an edit of the clicked message, such as "Done.", is not one)."""
-    candidates = list(inter.followups)
+    candidates: list[int | None] = list(inter.followups)
     if inter.response_type == MESSAGE:
         candidates.insert(0, inter.original_id)
     for message_id in candidates:
@@ -215,6 +215,8 @@ class Table:
         self.rng = rng
         self.dms_closed = dms_closed or set()
         self.moves: list[Move] = []
+        #: boards the bot re-posted when a click found the newest one stale (after a restart)
+        self.repaired = 0
 
     # --- what the channel shows ------------------------------------------------------------
     def public(self) -> list[Message]:
@@ -226,7 +228,7 @@ class Table:
 
     def lobby_message(self) -> Message | None:
         return next((m for m in reversed(self.public())
-                     if any(ids.parse(c) and ids.parse(c).kind == "lobby" for c in m.custom_ids())),
+                     if any(getattr(ids.parse(c), "kind", None) == "lobby" for c in m.custom_ids())),
                     None)
 
     def movers(self) -> list[Player]:
@@ -242,9 +244,9 @@ class Table:
             for message in reversed(self.discord.dms(player.id)):
                 if choices(message):
                     return message
-        message = self.turn_message()
-        assert message is not None and message.components, "no live turn message"
-        return message
+        board = self.turn_message()
+        assert board is not None and board.components, "no live turn message"
+        return board
 
     # --- making moves --------------------------------------------------------------------
     async def make_move(self, player: Player, hidden: bool, *, timeout: float = 30.0,
@@ -272,6 +274,7 @@ class Table:
                 continue
             assert inter.response_type == DEFERRED_UPDATE, (inter.response_type, custom_id)
             parsed = ids.parse(custom_id)
+            assert parsed is not None, custom_id
             move.code = value.partition(":")[2] if value is not None else parsed.payload
             await self.wait_acknowledged(move, inter, before, timeout)
             return move
