@@ -43,6 +43,9 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
     if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
+    host = _host(interaction)
+    # Discord refused this game's newest board before this click: the click posts it again
+    board_missing = parsed.session_id in host.missing
     try:
         if parsed.kind == "act":
             await _act(interaction, parsed)
@@ -68,9 +71,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
                 log.warning("session %s: board not repaired: %s", parsed.session_id, still)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
         await answer_failure(interaction, exc)
-    host = _host(interaction)
-    if parsed.session_id in host.missing:
-        # Discord refused this game's newest board earlier: any click on the game posts it
+    if board_missing and parsed.session_id in host.missing:
         try:
             await host.repair_board(parsed.session_id)
         except GameError as still:

@@ -322,7 +322,7 @@ class HTTPError(Exception):
 
     @property
     def errors(self) -> list[str]:
-        return [f"{path}: {text}" for path, _, text in self.problems]
+        return [f"{path}: {name} {text}" for path, name, text in self.problems]
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}

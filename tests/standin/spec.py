@@ -107,13 +107,16 @@ def _message(error: ValidationError) -> str:
 
 def form_errors(problems: list[tuple[str, str, str]]) -> dict[str, Any]:
     """Discord's ``errors`` object: nested like the body, ``_errors`` at each failing field
-    (``{"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": ...}]}}``)."""
+    (``{"content": {"_errors": [{"code": 50035, "message": ...}]}}``). The spec's ``Error``
+    has an integer ``code``; Discord itself is seen sending a name there ("BASE_TYPE_..."):
+    the spec is followed, the name goes into the violation text, and discord.py reads only the
+    messages either way."""
     nested: dict[str, Any] = {}
-    for path, code, message in problems:
+    for path, _name, message in problems:
         node = nested
         for part in path.split("."):
             node = node.setdefault(part, {})
-        node.setdefault("_errors", []).append({"code": code, "message": message})
+        node.setdefault("_errors", []).append({"code": 50035, "message": message})
     return nested
 
 
