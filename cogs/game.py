@@ -22,7 +22,11 @@ log = logging.getLogger(__name__)
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
 #: Discord's longest autocomplete value; typed text is capped (``max_length``) to match
 MAX_VALUE = 100
-GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
+#: games by name (English here; the translator gives each user's language from ``game.<id>``)
+GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(t("en", f"game.{game_id}"),
+                                                                 key=f"game.{game_id}"),
+                                    value=game_id)
+                for game_id in playable()]
 
 
 def host_of(interaction: discord.Interaction) -> Host:
@@ -140,8 +144,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             value = ", ".join([*chosen, variant.name])
             if len(value) > MAX_VALUE:  # Discord refuses the whole answer for one long value
                 continue
-            name = t(lang, f"{meta.id}.variant.{variant.name}")
-            out.append(app_commands.Choice(name=f"{value} — {name}"[:100], value=value))
+            name = ", ".join(t(lang, f"{meta.id}.variant.{v}") for v in [*chosen, variant.name])
+            out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
 
     async def _lobby(self, interaction: discord.Interaction, action: str) -> None:

@@ -20,7 +20,7 @@ from session import present
 from session.async_play import AsyncPlay, TimerEvent
 from session.clocks import Pace
 from session.errors import SessionError
-from session.i18n import language, t
+from session.i18n import error_text, language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
 
@@ -88,7 +88,8 @@ def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
     if view is not None:
         kwargs["view"] = view
     if spec.image is not None:
-        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename)
+        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
+                                      description=spec.description)
     return kwargs
 
 
@@ -126,7 +127,7 @@ async def answer_error(interaction: discord.Interaction, error: GameError) -> No
     user typed is echoed clipped, so a long input never makes the answer itself too long."""
     lang = lang_of(interaction)
     params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
-    await _answer_privately(interaction, clip(t(lang, error.key, **params)))
+    await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
 
 
 async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:

@@ -212,7 +212,7 @@ class Sessions:
         if game_id not in playable():
             raise SessionError(
                 "error.unknown_game", f"unknown game {game_id!r}",
-                game=game_id, known=", ".join(playable()),
+                game=game_id, known=[("game." + g, {}) for g in playable()],
             )
         game = engines.get(game_id)
         options = {"variants": parse_variants(variants)}
