@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engines
+from db.database import StoreError
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
@@ -368,7 +369,7 @@ class Host:
             try:
                 if await self.repair_board(session_id):
                     repaired += 1
-            except (GameError, discord.HTTPException) as exc:
+            except (GameError, StoreError, discord.HTTPException) as exc:
                 log.warning("session %s: board not reconciled at start-up: %s", session_id, exc)
         return repaired
 
