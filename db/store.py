@@ -302,12 +302,15 @@ class Store:
                     first = count
             return first
 
-    async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str) -> None:
+    async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str,
+                  *, ended_by: int | None = None) -> None:
+        """``ended_by``: who ran /game abandon (the game counts as that player's loss)."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE sessions SET status = ?, result = ?, finished_at = ?, updated_at = ?"
-                " WHERE id = ?",
-                (status, json.dumps(result) if result is not None else None, now, now, session_id),
+                "UPDATE sessions SET status = ?, result = ?, finished_at = ?, updated_at = ?,"
+                " ended_by = ? WHERE id = ?",
+                (status, json.dumps(result) if result is not None else None, now, now, ended_by,
+                 session_id),
             )
 
     async def set_turn_message(self, session_id: int, message_id: int | None) -> None:
