@@ -319,7 +319,7 @@ class Store:
                 "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)
             )
 
-    # --- boards being posted (see migrations/004_board_posts.sql) ------------------------
+    # --- boards being posted (see migrations/006_board_posts.sql) ------------------------
     async def board_pending(self, session_id: int, version: int, now: str) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
