@@ -4,11 +4,20 @@ message from before a restart still works (or is told it is stale) with no in-me
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
 
-from cogs.host import Host, answer_error, confirm, edit_kwargs, lang_of, message_kwargs
+from cogs.host import (
+    Host,
+    answer_error,
+    answer_failure,
+    confirm,
+    edit_kwargs,
+    lang_of,
+    message_kwargs,
+)
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -34,6 +43,9 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
     if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
+    host = _host(interaction)
+    # Discord refused this game's newest board before this click: the click posts it again
+    board_missing = parsed.session_id in host.missing
     try:
         if parsed.kind == "act":
             await _act(interaction, parsed)
@@ -51,8 +63,19 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         await answer_error(interaction, error)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
-            # the newest board may be stale because the bot stopped before posting the next one
-            await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            # the newest board may be stale because the bot stopped before posting the next
+            # one, or because its post failed
+            try:
+                await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            except GameError as still:  # Discord still refuses the board: the user was answered
+                log.warning("session %s: board not repaired: %s", parsed.session_id, still)
+    except Exception as exc:  # a bug: logged with its traceback, and the user still answered
+        await answer_failure(interaction, exc)
+    if board_missing and parsed.session_id in host.missing:
+        try:
+            await host.repair_board(parsed.session_id)
+        except GameError as still:
+            log.warning("session %s: board not repaired: %s", parsed.session_id, still)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -140,10 +163,11 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     question = (interaction.message.content or "").split("\n")[0] if interaction.message else ""
     news = present.notices_text(row, outcome.notices, row.lang)
     decided = outcome.board_changed or outcome.finished or len(news) > 1
-    edit = {"content": "\n".join([question, *news])[:2000]}
-    if decided:
-        edit["view"] = None  # the vote is over: no more buttons
-    await interaction.edit_original_response(**edit)
+    content = "\n".join([question, *news])[:2000]
+    if decided:  # the vote is over: no more buttons
+        await interaction.edit_original_response(content=content, view=None)
+    else:
+        await interaction.edit_original_response(content=content)
     await confirm(interaction, "ui.voted")
     if outcome.board_changed or outcome.finished:
         await host.publish(outcome)
@@ -162,11 +186,11 @@ class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
         super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, self.item.custom_id, None)
+        await route(interaction, self.item.custom_id or "", None)
 
 
 class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -175,12 +199,13 @@ class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
                                            options=[discord.SelectOption(label="·")]))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or [""]
-        await route(interaction, self.item.custom_id, values[0])
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or [""]
+        await route(interaction, self.item.custom_id or "", str(values[0]))
 
 
 async def setup(bot: commands.Bot) -> None:

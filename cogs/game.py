@@ -4,6 +4,7 @@ send what it returns."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,6 +20,8 @@ from session.service import SessionError, parse_variants, playable
 log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
+#: Discord's longest autocomplete value; typed text is capped (``max_length``) to match
+MAX_VALUE = 100
 #: games by name (English here; the translator gives each user's language from ``game.<id>``)
 GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(t("en", f"game.{game_id}"),
                                                                  key=f"game.{game_id}"),
@@ -99,7 +102,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 1, 6] | None = None,
-                  variants: str | None = None, pace: str | None = None,
+                  variants: app_commands.Range[str, 1, MAX_VALUE] | None = None,
+                  pace: app_commands.Range[str, 1, 30] | None = None,
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -133,7 +137,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
         game_id = getattr(interaction.namespace, "game", None)
         try:
-            meta = engines.get(game_id).meta
+            meta = engines.get(str(game_id)).meta
         except (KeyError, ModuleNotFoundError):
             return []
         chosen = parse_variants(current.rsplit(",", 1)[0]) if "," in current else []
@@ -143,6 +147,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             if variant.name in chosen:
                 continue
             value = ", ".join([*chosen, variant.name])
+            if len(value) > MAX_VALUE:  # Discord refuses the whole answer for one long value
+                continue
             name = ", ".join(t(lang, f"{meta.id}.variant.{v}") for v in [*chosen, variant.name])
             out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
@@ -195,7 +201,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="play", description="Play a move (the list shows only legal moves)")
     @app_commands.describe(action="Your move")
-    async def play_cmd(self, interaction: discord.Interaction, action: str) -> None:
+    async def play_cmd(self, interaction: discord.Interaction,
+                       action: app_commands.Range[str, 1, MAX_VALUE]) -> None:
         await play(interaction, action)
 
     @play_cmd.autocomplete("action")
@@ -240,6 +247,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
+            if await host.board_missing(row.id):
+                # the live board's post failed or was never recorded: post it again, with
+                # its buttons, rather than a copy
+                await host.repair_board(row.id)
+                await interaction.followup.send(t(lang_of(interaction), "ui.board_reposted"))
+                return
             if row.status == "lobby":
                 spec = present.lobby_message(row, [], lang_of(interaction))
             else:
@@ -332,8 +345,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")
     @app_commands.describe(timezone="e.g. Europe/Warsaw", quiet="Quiet hours, e.g. 22-7, or off",
                            pings="Remind me when it is my move")
-    async def settings(self, interaction: discord.Interaction, timezone: str | None = None,
-                       quiet: str | None = None, pings: bool | None = None) -> None:
+    async def settings(self, interaction: discord.Interaction,
+                       timezone: app_commands.Range[str, 1, 64] | None = None,
+                       quiet: app_commands.Range[str, 1, 20] | None = None,
+                       pings: bool | None = None) -> None:
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:
@@ -407,8 +422,9 @@ async def open_thread(interaction: discord.Interaction, title: str):
     if isinstance(channel, discord.Thread) or not hasattr(channel, "create_thread"):
         raise SessionError("error.no_threads_here", "threads cannot be opened here")
     name = f"{title} — {interaction.user.display_name}"[:100]
+    parent: Any = channel  # a text channel (forums and voice channels have no plain threads)
     try:
-        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+        return await parent.create_thread(name=name, type=discord.ChannelType.public_thread,
                                            auto_archive_duration=10080)
     except discord.HTTPException:  # no Create Public Threads permission, or threads are off
         raise SessionError("error.no_threads_here", "threads cannot be opened here") from None

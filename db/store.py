@@ -323,6 +323,30 @@ class Store:
                 "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)
             )
 
+    # --- boards being posted (see migrations/006_board_posts.sql) ------------------------
+    async def board_pending(self, session_id: int, version: int, now: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO board_posts (session_id, version, started_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (session_id) DO UPDATE SET version = excluded.version,"
+                " started_at = excluded.started_at", (session_id, version, now))
+
+    async def board_posted(self, session_id: int, message_id: int | None) -> None:
+        """Record the posted board as the turn message and drop its intent, together."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id))
+            await conn.execute("DELETE FROM board_posts WHERE session_id = ?", (session_id,))
+
+    async def pending_boards(self) -> list[int]:
+        """Sessions with a board whose post was started and never recorded."""
+        rows = await self.db.fetchall("SELECT session_id FROM board_posts ORDER BY session_id")
+        return [row["session_id"] for row in rows]
+
+    async def board_is_pending(self, session_id: int) -> bool:
+        return await self.db.fetchone(
+            "SELECT 1 FROM board_posts WHERE session_id = ?", (session_id,)) is not None
+
     # --- direct messages ----------------------------------------------------------------
     async def dm_refused_until(self, user_id: int) -> str | None:
         row = await self.db.fetchone("SELECT until FROM dm_refusals WHERE user_id = ?", (user_id,))

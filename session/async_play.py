@@ -166,10 +166,12 @@ class AsyncPlay:
             humans = [x.user_id for x in row.seats if x.user_id is not None]
             if topic.startswith("timeout:"):
                 seat = int(topic.split(":")[1])
+                if not 0 <= seat < len(row.seats):  # a forged ballot
+                    raise SessionError("error.bad_component", "unknown vote")
                 if not self.timed_out(row, seat):
                     raise SessionError("error.vote_over", "this vote is over: the player moved")
                 voters = [u for u in humans if u != row.seats[seat].user_id]
-                allowed = TIMEOUT_CHOICES
+                allowed: tuple[str, ...] = TIMEOUT_CHOICES
             elif topic == "end":
                 voters, allowed = humans, ("yes", "no")
             else:
@@ -322,6 +324,7 @@ class AsyncPlay:
         s = self.sessions
         async with s.locked(event.session.id):
             row = await s.session(event.session.id)
+            assert event.seat is not None  # a timeout timer belongs to a seat
             outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
         return TimerEvent("skipped", outcome.session, event.seat, outcome)
 
@@ -423,8 +426,9 @@ class AsyncPlay:
                        pings: bool | None = None) -> dict[str, Any]:
         """Read or change a user's time zone, quiet hours ('22-7', or 'off') and pings."""
         row = await self.store.settings(user_id)
-        cur = {"tz": row["tz"], "quiet_start": row["quiet_start"], "quiet_end": row["quiet_end"],
-               "pings": bool(row["pings"])} if row else {
+        cur: dict[str, Any] = {
+            "tz": row["tz"], "quiet_start": row["quiet_start"], "quiet_end": row["quiet_end"],
+            "pings": bool(row["pings"])} if row else {
             "tz": "UTC", "quiet_start": None, "quiet_end": None, "pings": True}
         if tz is not None:
             cur["tz"] = check_zone(tz.strip())

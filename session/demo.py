@@ -55,7 +55,9 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
             frame += 1
             seat = game.to_act(state)[0]
             code = await computer.move(game_id, state, seat, f"{rng.random()}", "normal")
-            outcome = await sessions.act(row.id, row.seats[seat].user_id, code, row.version)
+            user = row.seats[seat].user_id
+            assert user is not None  # the demo seats stand-in users, not computer seats
+            outcome = await sessions.act(row.id, user, code, row.version)
             row = outcome.session
         state = await sessions.state(row)
         (out / f"board_{frame:03d}.png").write_bytes(

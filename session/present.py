@@ -110,7 +110,7 @@ def preview_module(game_id: str) -> Any | None:
 
 def previewed(game_id: str, code: str) -> bool:
     module = preview_module(game_id)
-    return module is not None and code.split()[:1] and code.split()[0] in module.VERBS
+    return module is not None and bool(code.split()) and code.split()[0] in module.VERBS
 
 
 def picker_rows(
@@ -122,7 +122,7 @@ def picker_rows(
     if not choices:
         return []
     if len(choices) <= MAX_BUTTONS:
-        buttons = [
+        buttons: list[ButtonSpec | SelectSpec] = [
             ButtonSpec(
                 ids.act(row.id, row.version, c.value)
                 if c.complete and not previewed(row.game_id, c.value)
@@ -145,6 +145,7 @@ async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, cod
                           lang: str) -> MessageSpec:
     """What a move would do, as an image and words, with Confirm and Back buttons."""
     module = preview_module(row.game_id)
+    assert module is not None, f"{row.game_id} previews no move"
     result = module.preview(state, seat, code)
     back = ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.back"))
     if not result["legal"]:
@@ -428,7 +429,8 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
                              left=left_text(left), link=link(row)))
     if event.kind == "timeout":
         topic = f"timeout:{event.seat}"
-        buttons = [ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
+        buttons: list[ButtonSpec | SelectSpec] = [
+            ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
                               "danger" if choice == "computer" else "secondary")
                    for choice in ("skip", "computer", "wait")]
         return MessageSpec(t(lang, "ui.timeout", player=row.seats[event.seat].name, game=game),

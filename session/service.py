@@ -25,7 +25,7 @@ from typing import Any, ParamSpec, TypeVar
 import engines
 from db.database import Database, StaleVersion, StoreBusy, StoreError
 from db.store import ChannelBusy, SessionRow, Statement, Store
-from engines.base import BOT_LEVELS, BadOptions, Game, State
+from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
 from session import computer
 from session.clocks import (
     Pace,
@@ -106,6 +106,13 @@ def parse_variants(text: str | None) -> list[str]:
         if name and name not in names:
             names.append(name)
     return names
+
+
+def check_code(code: str) -> None:
+    """Refuse, before any engine parses it, text that cannot be an action code: codes are
+    short printable ASCII (``engines.base``); "²" passes ``str.isdigit`` but not ``int``."""
+    if not code or len(code) > MAX_ACTION_CODE or not (code.isascii() and code.isprintable()):
+        raise SessionError("error.bad_action", f"not an action code: {code[:80]!r}", action=code)
 
 
 def playable() -> list[str]:
@@ -406,6 +413,7 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
+        check_code(code)
         async with self.locked(session_id):
             row = await self.session(session_id)
             seat = self.playing_seat(row, user_id)

@@ -193,7 +193,7 @@ def end_game(state: State, events: list[Event]) -> None:
 
 # --- parsing action codes ------------------------------------------------------------------
 def parse_pick(tokens: list[str]) -> int:
-    if len(tokens) != 2 or not tokens[1].isdigit():
+    if len(tokens) != 2 or not (tokens[1].isascii() and tokens[1].isdigit()):
         raise MalformedAction(
             "kingdomino.malformed.pick", "write pick and a domino number, e.g. 'pick 12'")
     return int(tokens[1])
@@ -203,7 +203,7 @@ def parse_cell_token(token: str, size: int) -> int:
     cell = parse_cell(token, size)
     if cell is not None:
         return cell
-    if len(token) in (2, 3) and token[0].isalpha() and token[1:].isdigit():
+    if len(token) in (2, 3) and token.isascii() and token[0].isalpha() and token[1:].isdigit():
         raise IllegalAction(
             "kingdomino.rule.off_grid", f"cell {token} is outside the kingdom's grid",
             cell=token.upper(), last=cell_name(size * size - 1, size),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import types
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ OTHER_GAMES = [g for g in playable() if g != "kingdomino"]
 def private_texts(stored, lang: str) -> set[str]:
     """The text of every event the engine meant for one seat only, as the bot would word it."""
     game = engines.get(stored.game_id)
-    row = types.SimpleNamespace(seats=[types.SimpleNamespace(name=n) for n in stored.names])
+    row: Any = types.SimpleNamespace(seats=[types.SimpleNamespace(name=n) for n in stored.names])
     state = game.setup(stored.players, stored.options, stored.seed)
     out: set[str] = set()
     for _, seat, _, code in stored.actions:

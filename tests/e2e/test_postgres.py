@@ -16,7 +16,7 @@ pytestmark = pytest.mark.postgres
 
 
 async def test_a_whole_game_on_postgresql(discord, tmp_path, postgres_url):
-    bot = BotProcess(discord, postgres_url, tmp_path)  # type: ignore[arg-type]
+    bot = BotProcess(discord, postgres_url, tmp_path)
     await bot.start()
     try:
         channel = discord.text_channels[1]

@@ -54,13 +54,15 @@ async def play_game(client: FakeClient, game_id: str, players: int, db_path, clo
             break
         state = await client.host.sessions.state(row)
         seat = rng.choice(game.to_act(state))
-        user_id = row.seats[seat].user_id
-        message = live_message(client, user_id, hidden)
+        mover = row.seats[seat].user_id
+        assert mover is not None  # every seat here is a person
+        message = live_message(client, mover, hidden)
         start = message.sent
         if hidden and message.channel.id == CH:
             # the channel offers "Make my move" to everyone; the picker is ephemeral
-            assert all(ids.parse(c).kind in ("pick", "hand", "undo") for c in start.custom_ids)
-        await make_move(client, user_id, message.channel.id, start, rng, message)
+            assert all(getattr(ids.parse(c), "kind", None) in ("pick", "hand", "undo")
+                       for c in start.custom_ids)
+        await make_move(client, mover, message.channel.id, start, rng, message)
         moves += 1
         assert moves < MAX_MOVES, "the game does not end"
         if not restarted and moves == 25:
