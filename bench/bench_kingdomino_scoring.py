@@ -133,8 +133,9 @@ def main(rounds: int = 30) -> None:
             scoring.properties.cache_clear()
             cold.append(per_kingdom_us(new, kingdoms))
             warm.append(per_kingdom_us(new, kingdoms))
-        b, c, w = (statistics.median(x) for x in (before, cold, warm))
-        print(f"{name:30} {b:10.2f} {c:10.2f} {b / c:6.2f} {w:10.2f} {b / w:6.1f}")
+        b_us, c_us, w_us = (statistics.median(x) for x in (before, cold, warm))
+        print(f"{name:30} {b_us:10.2f} {c_us:10.2f} {b_us / c_us:6.2f} {w_us:10.2f} "
+              f"{b_us / w_us:6.1f}")
 
 
 if __name__ == "__main__":

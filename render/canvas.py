@@ -157,7 +157,8 @@ class Canvas:
         area = self.image.crop(box)
         total = max(1, area.width * area.height)
         counts = area.getcolors(total) or []
-        return [self.palette.colours[int(i)] for n, i in counts if n * 10 >= total]
+        # a palette image counts colours by index
+        return [self.palette.colours[i] for n, i in counts if isinstance(i, int) and n * 10 >= total]
 
     def c(self, colour: RGB) -> int:
         """Palette index for ImageDraw calls: ``canvas.draw.line(..., fill=canvas.c(INK))``."""

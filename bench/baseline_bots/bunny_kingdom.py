@@ -199,4 +199,4 @@ def _copy(state: State, seat: int, legal: list[str]) -> str:
 def bot_action(state: State, seat: int, rng: random.Random) -> str:
     from engines.bunny_kingdom import GAME
 
-    return choose(GAME, state, seat, rng)  # type: ignore[arg-type]
+    return choose(GAME, state, seat, rng)

@@ -53,20 +53,21 @@ def choose(game: Kingdomino, state: State, seat: int, rng: random.Random) -> str
         for code in legal:
             _, first, second = code.split()
             a, b = parse_cell(first, size), parse_cell(second, size)
+            assert a is not None and b is not None  # legal codes name cells of the grid
             options.append((place_value(terrain, crowns, size, n, a, b), code))
         return _best(options, rng)
     have = set(terrain) - {".", CASTLE}
-    options = []
+    picks: list[tuple[tuple[int, bool, int], str]] = []
     for code in legal:
         d = DOMINOES[int(code.split()[1])]
         matches = (d.a_terrain in have) + (d.b_terrain in have)
         fits = rules.can_place(terrain, size, grid_of(state), d)
-        options.append(((d.crowns, fits, matches), code))
-    return _best(options, rng)
+        picks.append(((d.crowns, fits, matches), code))
+    return _best(picks, rng)
 
 
 
 def bot_action(state: State, seat: int, rng: random.Random) -> str:
     from engines.kingdomino import GAME
 
-    return choose(GAME, state, seat, rng)  # type: ignore[arg-type]
+    return choose(GAME, state, seat, rng)

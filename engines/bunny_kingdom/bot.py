@@ -311,7 +311,7 @@ class Projection:
         return self.value(self.state["owner"], [*self.waiting, kind_id]) - self.base
 
 
-def _join_gain(s: int, res: set[str], t: int, other: set[str]) -> float:
+def _join_gain(s: int, res: set[str | None], t: int, other: set[str | None]) -> float:
     return (s + t) * len(res | other) - s * len(res) - t * len(other)
 
 

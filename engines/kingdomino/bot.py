@@ -155,14 +155,14 @@ def choose(game: Kingdomino, state: State, seat: int, rng: random.Random,
         if other != seat:
             t, c = terrain_and_crowns(state["kingdoms"][other]["rows"])
             others.append((t, c, kingdom_value(t, c, size, grid, variants)))
-    options = []
+    picks: list[tuple[float, str]] = []
     for code in legal:
         n = int(code.split()[1])
         gain = best_placement_gain(terrain, crowns, size, grid, variants, n, mine)
         denial = max((best_placement_gain(t, c, size, grid, variants, n, v)
                       for t, c, v in others), default=0.0)
-        options.append((gain + DENIAL * max(denial, 0.0) + EARLY_TURN * (48 - n), code))
-    return _best(options, rng)
+        picks.append((gain + DENIAL * max(denial, 0.0) + EARLY_TURN * (48 - n), code))
+    return _best(picks, rng)
 
 
 def _look_ahead(state: State, seat: int, options: list[tuple[float, str, tuple[str, str]]]

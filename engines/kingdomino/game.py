@@ -98,7 +98,7 @@ def kingdom_tally(state: State, seat: int) -> scoring.Tally:
 def _bonus_points(state: State, terrain: str, discarded: int) -> int:
     """Points of the variant bonuses (Middle Kingdom, Harmony) in a kingdom's score."""
     lines = scoring.kingdom_lines(terrain, "", size_of(state), discarded=discarded,
-                                  variants=state["variants"], props=[])
+                                  variants=state["variants"], props=())
     return sum(points for key, points, _ in lines if key != "kingdomino.score.property")
 
 
