@@ -79,6 +79,11 @@ async def legal_choices(
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Board games in this channel"):
+    # groups keep /game under Discord's 25 subcommands, with room for more
+    settings_group = app_commands.Group(name="settings",
+                                        description="Settings: yours and the server's")
+    admin = app_commands.Group(name="admin", description="For people who manage the channel")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
@@ -250,17 +255,28 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await confirm(interaction, "ui.done")
         await host.publish(outcome)
 
-    @app_commands.command(name="rules", description="A short summary of a game's rules")
-    @app_commands.describe(game="Which game (default: the one in this channel)")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    @admin.command(name="end", description="End this channel's game now (no winner)")
+    async def admin_end(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if not can_manage(interaction):
+                raise SessionError("error.admin_only", "only channel managers can do this")
+            outcome = await host.sessions.abandon(interaction.channel_id or 0, interaction.user.id,
+                                                  can_manage=True)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await confirm(interaction, "ui.done")
+        await host.publish(outcome)
+
+    @app_commands.command(name="help", description="How Stolik works, or how to play one game")
+    @app_commands.describe(game="Which game (default: how Stolik works)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
         lang = lang_of(interaction)
         if game is None:
-            row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
-            game = row.game_id if row else None
-        if game is None:
-            await interaction.response.send_message(t(lang, "ui.rules_which"), ephemeral=True)
+            await interaction.response.send_message(t(lang, "help.stolik")[:2000], ephemeral=True)
             return
         await interaction.response.send_message(t(lang, f"{game}.rules")[:2000], ephemeral=True)
 
@@ -315,10 +331,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await confirm(interaction, done_key)
         await host.publish(outcome)
 
-    @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")
+    @settings_group.command(name="me", description="Settings: yours and the server's")
     @app_commands.describe(timezone="e.g. Europe/Warsaw", quiet="Quiet hours, e.g. 22-7, or off",
                            pings="Remind me when it is my move")
-    async def settings(self, interaction: discord.Interaction, timezone: str | None = None,
+    async def settings_me(self, interaction: discord.Interaction, timezone: str | None = None,
                        quiet: str | None = None, pings: bool | None = None) -> None:
         host = host_of(interaction)
         lang = lang_of(interaction)

@@ -123,11 +123,11 @@ async def test_undo_button_and_command(client):
 async def test_settings_mine_stats_leaderboard_and_log(client):
     cog, row = await start(client, players=2, pace=None)
     me = inter(client, 1)
-    await GameCog.settings.callback(cog, me, "Europe/Warsaw", "22-7", False)
+    await GameCog.settings_me.callback(cog, me, "Europe/Warsaw", "22-7", False)
     assert me.replies[-1].content == t("en", "ui.settings", tz="Europe/Warsaw", quiet="22-7",
                                        pings=t("en", "ui.off"))
     bad = inter(client, 1)
-    await GameCog.settings.callback(cog, bad, "Nowhere/Atlantis", None, None)
+    await GameCog.settings_me.callback(cog, bad, "Nowhere/Atlantis", None, None)
     assert bad.ephemeral_texts() == [t("en", "error.bad_timezone", tz="Nowhere/Atlantis")]
     mine = inter(client, 1)
     await GameCog.mine.callback(cog, mine)

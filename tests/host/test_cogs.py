@@ -159,7 +159,7 @@ async def test_status_board_rules_and_abandon(client):
     await GameCog.abandon.callback(cog, manager)
     assert t("en", "ui.abandoned_results") in client.channel(CH).last.sent.content
     inter = interaction(client, 3)
-    await GameCog.rules.callback(cog, inter, "toy")
+    await GameCog.help.callback(cog, inter, "toy")
     assert inter.replies[-1].ephemeral
 
 
@@ -215,3 +215,21 @@ async def test_an_old_lobby_message_never_acts_on_a_newer_game(client):
     assert inter.ephemeral_texts() == [t("en", "error.stale")]
     row = await client.host.sessions.in_channel(CH)
     assert [s.user_id for s in row.seats] == [1]
+
+
+async def test_help_and_admin_end(client):
+    cog, _ = await new_game(client)
+    inter = interaction(client, 3)
+    await GameCog.help.callback(cog, inter, None)
+    assert inter.ephemeral_texts() == [t("en", "help.stolik")]
+    polish = interaction(client, 3, locale=discord.Locale.polish)
+    await GameCog.help.callback(cog, polish, None)
+    assert polish.ephemeral_texts() == [t("pl", "help.stolik")] != inter.ephemeral_texts()
+    refused = interaction(client, 1)  # the creator is no channel manager
+    await GameCog.admin_end.callback(cog, refused)
+    assert refused.ephemeral_texts() == [t("en", "error.admin_only")]
+    assert (await client.host.sessions.in_channel(CH)).status == "lobby"  # nothing changed
+    manager = interaction(client, 3, permissions=discord.Permissions(manage_channels=True))
+    await GameCog.admin_end.callback(cog, manager)
+    assert manager.ephemeral_texts() == [t("en", "ui.done")]
+    assert await client.host.sessions.store.open_in_channel(CH) is None
