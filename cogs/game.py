@@ -12,7 +12,7 @@ from discord.ext import commands
 import engines
 from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
 from engines.base import GameError
-from session import present
+from session import nudges, present
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
 
@@ -99,7 +99,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = language_of_channel(interaction)
+        defaults = await nudges.server_defaults(host.sessions, interaction.guild_id)
+        lang = defaults.lang or language_of_channel(interaction)
+        pace = pace or defaults.pace
         created = None
         try:
             channel_id = interaction.channel_id or 0
@@ -349,6 +351,38 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.send_message(t(
             lang, "ui.settings", tz=saved["tz"], quiet=quiet_text,
             pings=t(lang, "ui.on" if saved["pings"] else "ui.off")), ephemeral=True)
+
+    @settings_group.command(name="server", description="This server's defaults (server managers)")
+    @app_commands.describe(pace="Default pace of new games, e.g. none or daily:1",
+                           remind_hours="Untimed games: remind the player to move after hours",
+                           absent_hours="Untimed games: the others may vote after hours",
+                           language="Language of the game posts in this server")
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in
+                                    (("en", "English"), ("pl", "Polski"), ("uk", "Українська"))])
+    async def settings_server(self, interaction: discord.Interaction, pace: str | None = None,
+                              remind_hours: float | None = None,
+                              absent_hours: float | None = None,
+                              language: str | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        perms = getattr(interaction, "permissions", None)
+        try:
+            if interaction.guild_id is None or not (perms and perms.manage_guild):
+                raise SessionError("error.server_managers_only", "only server managers")
+            saved = await nudges.save_server_defaults(
+                host.sessions, interaction.guild_id, pace=pace, remind_hours=remind_hours,
+                absent_hours=absent_hours, lang=language)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(t(
+            lang, "ui.server_settings", pace=saved.pace or "none",
+            remind=f"{saved.remind_hours:g}", absent=f"{saved.absent_hours:g}",
+            language=saved.lang or t(lang, "ui.server_lang_discord")), ephemeral=True)
+
+    @settings_server.autocomplete("pace")
+    async def server_pace_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self.pace_autocomplete(interaction, current)
 
     @app_commands.command(name="mine", description="Every game you are in, and whose move it is")
     async def mine(self, interaction: discord.Interaction) -> None:

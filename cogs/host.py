@@ -16,7 +16,6 @@ import engines
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
-from session.clocks import Pace
 from session.i18n import language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
@@ -178,9 +177,10 @@ class Host:
             await self.send_hands(row, outcome.private_seats, channel)
 
     async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
-        """Who a new board may ping: in untimed games the players now to move (timed games ping
-        through their reminders only), never someone who turned pings off or is in quiet hours."""
-        if row.status != "active" or Pace.from_json(row.pace_json).timed:
+        """Who a new board may ping: the players now to move, in every pace, never someone who
+        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
+        hours end: see session/nudges.py)."""
+        if row.status != "active":
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
@@ -283,11 +283,14 @@ class Host:
         spec = present.timer_message(event, event.session.lang)
         if spec is not None:
             channel = await self.channel(event.session.channel_id)
-            # a reminder is the one message meant to ping (the player allowed it: the timer
-            # checked their settings and quiet hours when it was scheduled and fired)
+            # a reminder is meant to ping (the player allowed it: the timer checked their
+            # settings and quiet hours when it was scheduled and fired); a vote on an absent
+            # player pings that player, once
             users = [event.session.seats[seat].user_id
                      for seat, _ in event.params.get("seats", [])
-                     if event.kind in ("remind", "last_call")]
+                     if event.kind in ("remind", "last_call", "ping")]
+            if event.kind in ("timeout", "absent") and event.seat is not None:
+                users.append(event.session.seats[event.seat].user_id)
             pings = discord.AllowedMentions(
                 users=[discord.Object(u) for u in users if u is not None])
             await channel.send(**message_kwargs(spec), allowed_mentions=pings)

@@ -37,7 +37,7 @@ RANKED_AFTER = 3
 class TimerEvent:
     """Something a timer did, for the host to show: ``kind`` plus the session after it."""
 
-    kind: str  # remind | last_call | timeout | skipped | idle_warn | archived | computer
+    kind: str  # ping | remind | last_call | timeout | absent | skipped | idle_warn | archived | computer
     session: SessionRow
     seat: int | None = None
     outcome: Outcome | None = None
@@ -99,7 +99,7 @@ class AsyncPlay:
             target = row.seats[seat]
             replaced = target.user_id is None and any(
                 h["seat"] == seat for h in await self.store.seat_history(row.id))
-            if not (replaced or self.timed_out(row, seat)):
+            if not (replaced or await self.absent(row, seat)):
                 raise SessionError("error.seat_not_free", "that player is still in the game",
                                    player=target.name)
             statements = [
@@ -123,6 +123,17 @@ class AsyncPlay:
                               private_seats=[seat] if game.meta.hidden_information else [])
             return outcome
 
+    async def absent(self, row: SessionRow, seat: int) -> bool:
+        """The seat's player is away: their clock ran out (timed games), or their absence
+        timer fired in this turn and they are still to act (untimed games)."""
+        if self.timed_out(row, seat):
+            return True
+        if row.status != "active" or row.seats[seat].user_id is None:
+            return False
+        if await self.store.absent_since(row.id, seat) is None:
+            return False
+        return seat in engines.get(row.game_id).to_act(await self.sessions.state(row))
+
     def timed_out(self, row: SessionRow, seat: int) -> bool:
         target = row.seats[seat]
         if target.running_since is None or target.bank is None:
@@ -134,7 +145,8 @@ class AsyncPlay:
     async def vote(self, session_id: int, user_id: int, topic: str, choice: str) -> Outcome:
         """Cast a ballot. ``timeout:<seat>``: the other human players decide by majority to
         skip the turn (computer move), replace the player by a computer, or wait.
-        ``end``: every human player must agree to end the game now (recorded as abandoned)."""
+        ``end``: every human player who is present must agree to end the game now (recorded
+        as abandoned); an absent player does not block it (one who votes is present)."""
         s = self.sessions
         async with s._locks[session_id]:
             row = await s.session(session_id)
@@ -143,12 +155,14 @@ class AsyncPlay:
             humans = [x.user_id for x in row.seats if x.user_id is not None]
             if topic.startswith("timeout:"):
                 seat = int(topic.split(":")[1])
-                if not self.timed_out(row, seat):
+                if not await self.absent(row, seat):
                     raise SessionError("error.vote_over", "this vote is over: the player moved")
                 voters = [u for u in humans if u != row.seats[seat].user_id]
                 allowed = TIMEOUT_CHOICES
             elif topic == "end":
-                voters, allowed = humans, ("yes", "no")
+                voters = [x.user_id for x in row.seats if x.user_id is not None and (
+                    x.user_id == user_id or not await self.absent(row, x.seat))]
+                allowed = ("yes", "no")
             else:
                 raise SessionError("error.bad_component", "unknown vote")
             if user_id not in voters:
@@ -258,18 +272,23 @@ class AsyncPlay:
             await self.store.end(row.id, "abandoned", result, s._now())
             return TimerEvent("archived", await s.session(row.id))
         target = row.seats[seat]
-        if target.running_since is None or target.user_id is None:
+        if target.user_id is None or seat not in engines.get(row.game_id).to_act(
+                await s.state(row)):
             return None  # the turn is over; a stale timer does nothing
-        if kind in ("remind", "last_call"):
+        if kind in ("remind", "last_call", "ping"):
             settings = await self.store.settings(target.user_id)
             if settings is not None and not settings["pings"]:
                 return None
-            left = spent(target.bank or 0.0, datetime.fromisoformat(target.running_since),
-                         s.clock())
+            left = None  # untimed games: no time left to tell
+            if target.running_since is not None and target.bank is not None:
+                left = spent(target.bank, datetime.fromisoformat(target.running_since),
+                             s.clock())
             return TimerEvent(kind, row, seat, params={"left": left})
-        if kind == "timeout":
+        if kind == "timeout" and target.running_since is None:
+            return None
+        if kind in ("timeout", "absent"):
             others = [x for x in row.seats if x.user_id is not None and x.seat != seat]
-            return TimerEvent("timeout" if others else "timeout_unattended", row, seat)
+            return TimerEvent(kind if others else "timeout_unattended", row, seat)
         return None
 
     async def _auto_skip(self, event: TimerEvent) -> TimerEvent:
@@ -333,7 +352,7 @@ class AsyncPlay:
 
     async def _retry_later(self, event: TimerEvent) -> None:
         """A timeout whose vote could not be posted fires again at the next poll."""
-        if event.kind == "timeout" and event.timer_id is not None:
+        if event.kind in ("timeout", "absent") and event.timer_id is not None:
             await self.store.run([("UPDATE timers SET fired_at = NULL WHERE id = ?",
                                    (event.timer_id,))])
 
@@ -420,7 +439,7 @@ def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
     out: list[TimerEvent] = []
     merged: dict[tuple[int, str], TimerEvent] = {}
     for event in events:
-        if event.kind not in ("remind", "last_call"):
+        if event.kind not in ("remind", "last_call", "ping"):
             out.append(event)
             continue
         key = (event.session.id, event.kind)
@@ -428,7 +447,9 @@ def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
             merged[key] = event
             event.params["seats"] = []
             out.append(event)
-        merged[key].params["seats"].append((event.seat, event.params.get("left", 0)))
+        if event.seat not in [seat for seat, _ in merged[key].params["seats"]]:
+            # one ping per player, even when several came due at once (a long stop)
+            merged[key].params["seats"].append((event.seat, event.params.get("left")))
     return out
 
 

@@ -378,19 +378,23 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
     """What a fired timer shows in the channel: one message per event, never more."""
     row = event.session
     game = t(lang, f"game.{row.game_id}")
-    if event.kind in ("remind", "last_call"):
-        seats = event.params.get("seats") or [(event.seat, event.params.get("left", 0))]
+    if event.kind in ("remind", "last_call", "ping"):
+        seats = event.params.get("seats") or [(event.seat, event.params.get("left"))]
         players = ", ".join(mention(row, seat) for seat, _ in seats)
-        left = min(left for _, left in seats)
+        lefts = [left for _, left in seats if left is not None]
+        if event.kind == "ping" or not lefts:  # a held-back turn ping; untimed reminders
+            key = "ui.turn_ping" if event.kind == "ping" else "ui.remind_untimed"
+            return MessageSpec(t(lang, key, player=players, game=game, link=link(row)))
         return MessageSpec(t(lang, f"ui.{event.kind}", player=players, game=game,
-                             left=left_text(left), link=link(row)))
-    if event.kind == "timeout":
+                             left=left_text(min(lefts)), link=link(row)))
+    if event.kind in ("timeout", "absent"):
         topic = f"timeout:{event.seat}"
         buttons = [ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
                               "danger" if choice == "computer" else "secondary")
                    for choice in ("skip", "computer", "wait")]
-        return MessageSpec(t(lang, "ui.timeout", player=row.seats[event.seat].name, game=game),
-                           rows=[buttons])
+        key = "ui.timeout" if event.kind == "timeout" else "ui.absent"
+        return MessageSpec(t(lang, key, player=row.seats[event.seat].name, game=game,
+                             mention=mention(row, event.seat)), rows=[buttons])
     if event.kind == "idle_warn":
         return MessageSpec(t(lang, "ui.idle_warn", game=game, id=row.id,
                              days=event.params.get("days", 30)))

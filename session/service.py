@@ -23,6 +23,7 @@ import engines
 from db.database import Database
 from db.store import ChannelBusy, SessionRow, Statement, Store
 from engines.base import BadOptions, Game, State
+from session import nudges
 from session.clocks import (
     Pace,
     Quiet,
@@ -391,6 +392,12 @@ class Sessions:
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
                 out += await self._start_clock(row.id, seat, bank or 0.0, now)
+            elif not pace.timed and seat.seat in before and seat.seat not in after:
+                out += nudges.turn_end_statements(row.id, seat.seat)
+            if not seat.is_bot and seat.seat in after and seat.seat not in before:
+                # the turn ping held back by quiet hours; untimed reminders and absence
+                out += await nudges.turn_start_statements(self, row, seat, now,
+                                                          timed=pace.timed)
         return out
 
     @staticmethod

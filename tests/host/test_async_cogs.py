@@ -181,13 +181,13 @@ async def test_a_new_board_pings_only_the_player_to_move_and_only_if_they_want(c
             break
 
 
-async def test_timed_games_ping_through_reminders_only(client, clock):
+async def test_timed_games_ping_on_the_new_board_and_by_reminder(client, clock):
     _, row = await start(client, players=2, pace="daily:1")
-    assert client.channel(CH).last.sent.pinged() == []
+    late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
+    assert client.channel(CH).last.sent.pinged() == [late.user_id]
     clock.advance(hours=13)
     for event in await client.host.play.fire_due():
         await client.host.publish_timer(event)
-    late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
     assert client.channel(CH).last.sent.pinged() == [late.user_id]
 
 
