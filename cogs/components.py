@@ -31,7 +31,8 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
-    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
+    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo",
+                                             "abandon", "rematch"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
     try:
@@ -45,6 +46,10 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _vote(interaction, parsed)
         elif parsed.kind == "undo":
             await _undo(interaction, parsed)
+        elif parsed.kind == "abandon":
+            await _abandon(interaction, parsed)
+        elif parsed.kind == "rematch":
+            await _rematch(interaction, parsed)
         else:
             await _lobby(interaction, parsed)
     except GameError as error:
@@ -154,6 +159,32 @@ async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await host.play.undo(parsed.session_id, interaction.user.id)
     await confirm(interaction, "ui.undone")
+    await host.publish(outcome)
+
+
+async def _abandon(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """ "Yes, abandon" under the /game abandon question (ephemeral): the question becomes
+    the answer, and the game's end goes to the channel."""
+    host = _host(interaction)
+    await interaction.response.defer()
+    perms = getattr(interaction, "permissions", None)
+    outcome = await host.play.abandon(parsed.session_id, interaction.user.id,
+                                      can_manage=bool(perms and perms.manage_channels),
+                                      version=parsed.version)
+    try:
+        await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
+                                                 view=None)
+    except discord.HTTPException:
+        log.warning("could not close the abandon question of session %s", parsed.session_id)
+    await host.publish(outcome)
+
+
+async def _rematch(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await host.play.rematch(parsed.session_id, interaction.user.id,
+                                 interaction.user.display_name)
+    await confirm(interaction, "ui.created")
     await host.publish(outcome)
 
 

@@ -246,16 +246,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="abandon", description="End this channel's game now (recorded)")
     async def abandon(self, interaction: discord.Interaction) -> None:
+        """Asks first: the "Yes" button ends the game (see components._abandon)."""
         host = host_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = lang_of(interaction)
         try:
-            outcome = await host.sessions.abandon(interaction.channel_id or 0, interaction.user.id,
-                                                  can_manage=can_manage(interaction))
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            if interaction.user.id != row.creator_id and not can_manage(interaction):
+                raise SessionError("error.abandon_rights",
+                                   "only the creator or a channel manager can end the game")
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await confirm(interaction, "ui.done")
-        await host.publish(outcome)
+        playing = row.status == "active" and row.seat_of(interaction.user.id) is not None
+        spec = present.abandon_question(row, lang, forfeit=playing)
+        await interaction.response.send_message(**message_kwargs(spec), ephemeral=True)
 
     @admin.command(name="end", description="End this channel's game now (no winner)")
     async def admin_end(self, interaction: discord.Interaction) -> None:
@@ -264,8 +268,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         try:
             if not can_manage(interaction):
                 raise SessionError("error.admin_only", "only channel managers can do this")
-            outcome = await host.sessions.abandon(interaction.channel_id or 0, interaction.user.id,
-                                                  can_manage=True)
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            outcome = await host.play.abandon(row.id, interaction.user.id, can_manage=True)
         except GameError as error:
             await answer_error(interaction, error)
             return
@@ -477,7 +481,13 @@ def history_text(rows, lang: str) -> str:
         winners = ", ".join(row.seats[s].name for s in ranking[0]) if ranking else "-"
         scores = " · ".join(f"{s.name} {totals[s.seat]}" for s in row.seats if s.seat < len(totals))
         status = t(lang, f"ui.status_{row.status}")
-        lines.append(t(lang, "ui.history_line", game=t(lang, f"game.{row.game_id}"),
+        key = "ui.history_line"
+        if row.status == "abandoned":  # an abandoned game names no winner
+            key = "ui.history_line_abandoned"
+            forfeit = result.get("forfeit")
+            if forfeit is not None:
+                status = t(lang, "ui.forfeit", player=row.seats[forfeit].name)
+        lines.append(t(lang, key, game=t(lang, f"game.{row.game_id}"),
                        date=(row.finished_at or "")[:10], status=status, winners=winners,
                        scores=scores or "-"))
     return "\n".join(lines)

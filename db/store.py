@@ -412,3 +412,11 @@ class Store:
             "SELECT MAX(fired_at) FROM timers WHERE session_id = ? AND seat = ?"
             " AND kind = 'absent' AND fired_at IS NOT NULL", (session_id, seat))
         return row[0] if row else None
+
+    async def forfeited(self, user_id: int) -> list[SessionRow]:
+        """Abandoned games the user may have abandoned while playing (a loss for them)."""
+        rows = await self.db.fetchall(
+            "SELECT s.* FROM sessions s JOIN seats t ON t.session_id = s.id"
+            " WHERE t.user_id = ? AND s.status = 'abandoned' AND s.result IS NOT NULL"
+            " ORDER BY s.finished_at, s.id", (user_id,))
+        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]

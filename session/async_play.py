@@ -19,9 +19,9 @@ from typing import Any
 
 import engines
 from db.store import SessionRow
-from session.clocks import Pace, check_zone, deadline, spent, turn_starts
+from session.clocks import DAY, Pace, check_zone, deadline, spent, turn_starts
 from session.errors import SessionError
-from session.service import ARCHIVE_AFTER_WARNING, Notice, Outcome, Sessions
+from session.service import ARCHIVE_AFTER_WARNING, Notice, Outcome, Sessions, says_the_move
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,60 @@ class AsyncPlay:
             s._states[row.id] = (outcome.session.version, previous)
             s._note_private_changes(outcome, game, before, previous)
             return outcome
+
+    # --- abandoning ------------------------------------------------------------------------
+    async def abandon(self, session_id: int, user_id: int, *, can_manage: bool,
+                      version: int | None = None) -> Outcome:
+        """End a game now (the creator, or someone who manages the channel), once confirmed on
+        the board it was asked at (``version``). Recorded as abandoned, with no winner; a
+        player who abandons a running game takes a loss (``result["forfeit"]``)."""
+        s = self.sessions
+        async with s._locks[session_id]:
+            row = await s.session(session_id)
+            if row.status not in ("lobby", "active"):
+                raise SessionError("error.not_active", "this game is not running")
+            if user_id != row.creator_id and not can_manage:
+                raise SessionError("error.abandon_rights",
+                                   "only the creator or a channel manager can end the game")
+            if version is not None and version != row.version:
+                raise SessionError("error.stale", "the game moved on: ask again")
+            result = None
+            seat = row.seat_of(user_id)
+            if row.status == "active":
+                result = s.result(engines.get(row.game_id), await s.state(row))
+                if seat is not None:
+                    result["forfeit"] = seat
+            await self.store.end(row.id, "abandoned", result, s._now())
+            await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
+                                   (row.id,))])
+            by = row.seats[seat].name if seat is not None else str(user_id)
+            return Outcome(await s.session(row.id),
+                           [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
+
+    async def rematch(self, session_id: int, user_id: int, name: str) -> Outcome:
+        """A new lobby in the same channel with the same game, options, pace and seat count,
+        opened by a player of the ended game; its computer players sit down again, the
+        others are named so they can join."""
+        s = self.sessions
+        old = await s.session(session_id)
+        if old.status not in ("finished", "abandoned") or old.state_json is None:
+            raise SessionError("error.rematch_not_over", "that game is not over")
+        if old.seat_of(user_id) is None:
+            raise SessionError("error.not_a_player", "you did not play in that game")
+        outcome = await s.new(
+            guild_id=old.guild_id, channel_id=old.channel_id, game_id=old.game_id,
+            user_id=user_id, name=name, players=len(old.seats),
+            variants=", ".join(old.options.get("variants", [])), lang=old.lang,
+            pace=pace_text(Pace.from_json(old.pace_json)))
+        for seat in old.seats:
+            if seat.user_id is None and outcome.session.status == "lobby":
+                joined = await s.join(old.channel_id, None, seat.name.removesuffix(" (🤖)"))
+                outcome = Outcome(joined.session, outcome.notices + joined.notices,
+                                  joined.board_changed, joined.private_seats)
+        invited = [x.name for x in old.seats if x.user_id not in (None, user_id)]
+        if invited:
+            outcome.notices.append(Notice("notice.rematch", {"players": ", ".join(invited)}))
+        return outcome
 
     # --- substitutes and computer replacements ----------------------------------------
     async def substitute(self, channel_id: int, user_id: int, name: str, seat: int) -> Outcome:
@@ -391,15 +445,17 @@ class AsyncPlay:
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
         """Per game type: games, wins and average score, in this server and everywhere."""
         out: dict[str, dict[str, Any]] = {}
-        for row in await self.store.finished():
+        for row in [*await self.store.finished(), *await self.store.forfeited(user_id)]:
             seat = row.seat_of(user_id)
             if seat is None or not row.result:
                 continue
+            if row.status == "abandoned" and row.result.get("forfeit") != seat:
+                continue  # an abandoned game counts only as the abandoning player's loss
             for scope in ("global", "server") if row.guild_id == guild_id else ("global",):
                 entry = out.setdefault(f"{scope}:{row.game_id}",
                                        {"games": 0, "wins": 0, "points": 0})
                 entry["games"] += 1
-                entry["wins"] += seat in row.result["ranking"][0]
+                entry["wins"] += row.status == "finished" and seat in row.result["ranking"][0]
                 entry["points"] += row.result["totals"][seat]
         for entry in out.values():
             entry["average"] = round(entry["points"] / entry["games"], 1)
@@ -424,7 +480,7 @@ class AsyncPlay:
         for action in await self.store.actions(row.id):
             before = state
             state, events = game.apply(state, action.seat, action.code)
-            if not game.meta.hidden_information:
+            if not game.meta.hidden_information and not says_the_move(events, action.seat):
                 key, params = game.describe(before, action.code)
                 notices.append(Notice("notice.played", {"seat": action.seat,
                                                         "action": (key, params)}))
@@ -451,6 +507,15 @@ def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
             # one ping per player, even when several came due at once (a long stop)
             merged[key].params["seats"].append((event.seat, event.params.get("left")))
     return out
+
+
+def pace_text(pace: Pace) -> str:
+    """A pace as /game new takes it ('none', 'realtime:5', 'daily:1:3')."""
+    if pace.kind == "realtime":
+        return f"realtime:{pace.per_move / 60:g}"
+    if pace.kind == "daily":
+        return f"daily:{pace.increment / DAY:g}:{pace.cap / DAY:g}"
+    return "none"
 
 
 def seat_deadline(row: SessionRow, seat: int | None) -> datetime | None:

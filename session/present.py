@@ -277,7 +277,7 @@ async def turn_message(
         rows = turn_rows(row, state, to_act, lang)
     else:
         lines.extend(final_lines(row, lang))
-        rows = []
+        rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
     return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows)
 
 
@@ -286,7 +286,14 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
     result = row.result
-    lines = [t(lang, "ui.final_results" if row.status == "finished" else "ui.abandoned_results")]
+    if row.status == "abandoned":  # no places: an abandoned game names no winner
+        lines = [t(lang, "ui.abandoned_results")]
+        lines += [t(lang, "ui.abandoned_score", player=seat.name, total=result["totals"][seat.seat])
+                  for seat in row.seats]
+        if result.get("forfeit") is not None:
+            lines.append(t(lang, "ui.forfeit", player=row.seats[result["forfeit"]].name))
+        return lines
+    lines = [t(lang, "ui.final_results")]
     for place, group in enumerate(result["ranking"], start=1):
         for seat in group:
             lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
@@ -402,6 +409,13 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
         return MessageSpec("\n".join([t(lang, "ui.archived", game=game, id=row.id),
                                       *final_lines(row, lang)]))
     return None
+
+
+def abandon_question(row: SessionRow, lang: str, *, forfeit: bool) -> MessageSpec:
+    """Are you sure? (a running game the asker plays in counts as their loss)."""
+    key = "ui.abandon_ask_loss" if forfeit else "ui.abandon_ask"
+    return MessageSpec(t(lang, key, game=t(lang, f"game.{row.game_id}"), id=row.id), rows=[[
+        ButtonSpec(ids.abandon(row.id, row.version), t(lang, "ui.abandon_yes"), "danger")]])
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:

@@ -102,6 +102,11 @@ def default_players(game: Game, variants: list[str]) -> int:
     return max(counts, default=game.meta.max_players)
 
 
+def says_the_move(events: list[dict[str, Any]], seat: int) -> bool:
+    """The engine's public events already tell what the seat did ("Ala picks domino 24")."""
+    return any(e.get("seat") == seat and "private_to" not in e for e in events)
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -344,9 +349,9 @@ class Sessions:
             reveals=reveals, kind=kind, extra=extra,
             clocks_before=[[x.seat, x.bank, x.running_since] for x in row.seats],
         )
-        if not game.meta.hidden_information:
+        if not game.meta.hidden_information and not says_the_move(events, seat):
             # in games with secrets a move may be one (a hidden pick): only the engine's
-            # public events describe those
+            # public events describe those; a move the engine tells itself is said once
             key, params = game.describe(state, code)
             outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
         outcome.notices.extend(

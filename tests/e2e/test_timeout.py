@@ -27,6 +27,7 @@ async def test_a_player_times_out_is_replaced_by_a_computer_then_by_a_substitute
     table = Table(discord, channel, [ala, bo, cy, newcomer], random.Random(7))
     inter = await ala.command(channel, "game new", game=GAME, players=3, pace=PACE)
     await answer(discord, inter)
+    await discord.wait_for(lambda: table.lobby_message(), 30, "the lobby")  # then join it
     for player in (bo, cy):
         await answer(discord, await player.command(channel, "game join"))
     await discord.wait_for(lambda: table.turn_message(), 30, "the first board")

@@ -145,7 +145,9 @@ async def test_settings_mine_stats_leaderboard_and_log(client):
     await client.host.sessions.act(row.id, row.seats[seat].user_id, game.legal_actions(state, seat)[0])
     log = inter(client, 2)
     await GameCog.log.callback(cog, log)
-    assert "▶" in log.replies[-1].content and log.replies[-1].ephemeral
+    # every move is said once: the engine's "P1 picks domino 12", no second "▶ P1: …" line
+    said = log.replies[-1].content
+    assert log.replies[-1].ephemeral and "▶" not in said and said.count("picks domino") == 1
 
 
 async def test_end_vote_needs_everyone(client):
