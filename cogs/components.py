@@ -214,5 +214,14 @@ class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         await route(interaction, self.item.custom_id, values[0])
 
 
+async def remember_language(interaction: discord.Interaction) -> None:
+    """Every interaction carries the user's Discord language: their DMs use it. (A listener:
+    the interaction itself is served by the command or component; an error here is logged by
+    discord.py and changes nothing else.)"""
+    await _host(interaction).remember_language(
+        interaction.user.id, str(interaction.locale) if interaction.locale else None)
+
+
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(StolikButton, StolikSelect)
+    bot.add_listener(remember_language, "on_interaction")

@@ -121,6 +121,7 @@ class Host:
         # post boards out of order, retire the wrong message or DM a closed user twice
         self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
+        self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -253,16 +254,17 @@ class Host:
         row = await self.sessions.session(row.id)
         state = await self.sessions.state(row)
         closed: list[str] = []
+        to_act = engines.get(row.game_id).to_act(state) if row.status == "active" else []
         for seat in seats:
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue
             if not await self.sessions.may_dm(user_id):
                 continue  # told once when refused; the turn message's "My hand" button serves
-            spec = await present.hand_message(row, state, seat, row.lang)
+            lang = await self.sessions.store.user_lang(user_id) or row.lang
+            spec = await present.hand_message(row, state, seat, lang)
             try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(**message_kwargs(spec))
+                await self._living_hand(row.id, user_id, spec, acting=seat in to_act)
             except discord.Forbidden as exc:
                 if getattr(exc, "code", None) == CANNOT_DM:
                     await self.sessions.dm_refused(user_id)
@@ -274,6 +276,40 @@ class Host:
             # told once, with a ping: the player must learn where their hand is
             await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)),
                                allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, *,
+                           acting: bool) -> None:
+        """One private message per player and game, edited in place when the view changes;
+        a new DM (a notification) only when the player must act and has not had one for this
+        turn. A message that is gone (deleted, DMs reset) is replaced by a new one."""
+        stored = await self.sessions.store.hand_message(session_id, user_id)
+        if stored is not None and not (acting and not stored["acting"]):
+            try:
+                await self.client.get_partial_messageable(stored["channel_id"]) \
+                    .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
+            except discord.NotFound:
+                pass  # gone: a new one below
+            else:
+                if stored["acting"] and not acting:  # the turn is over: next time, a new DM
+                    await self.sessions.store.save_hand_message(
+                        session_id, user_id, stored["channel_id"], stored["message_id"], False)
+                return
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        message = await user.send(**message_kwargs(spec))
+        await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
+                                                    message.id, acting)
+
+    async def remember_language(self, user_id: int, locale: str | None) -> None:
+        """Each user's Discord language, from their interactions, for their DMs; written only
+        when it changes (a cache per process: a second process at worst writes it again)."""
+        if locale is None:
+            return
+        lang = language(locale)
+        if self._languages.get(user_id) == lang:
+            return
+        if await self.sessions.store.user_lang(user_id) != lang:
+            await self.sessions.store.save_user_lang(user_id, lang)
+        self._languages[user_id] = lang
 
     async def publish_timer(self, event: TimerEvent) -> None:
         """A fired timer: a ping, a vote, a warning, or the turn a computer played."""

@@ -89,7 +89,11 @@ class FakeChannel:
         return thread
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
-        return next(m for m in self.messages if m.id == message_id)
+        found = next((m for m in self.messages if m.id == message_id), None)
+        if found is None:  # as Discord answers an edit of a message that is not there
+            raise discord.NotFound(types.SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
+        return found
 
     @property
     def last(self) -> FakeMessage:
@@ -125,7 +129,10 @@ class FakeUser:
                                                "message": "Cannot send messages to this user"})
         sent = Sent(content, False, view, file, where=f"dm {self.id}")
         self.dms.append(sent)
-        return FakeMessage(FakeChannel(-self.id), sent)
+        channel = self.client.channel(-self.id)  # the DM channel: its messages can be edited
+        message = FakeMessage(channel, sent)
+        channel.messages.append(message)
+        return message
 
 
 class FakeClient:
@@ -140,6 +147,9 @@ class FakeClient:
             # a thread the bot opened is a channel of its own to post in
             self.channels[channel_id] = FakeChannel(channel_id)
         return self.channels[channel_id]
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
 
     def get_channel(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
