@@ -3,6 +3,7 @@ send what it returns."""
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
@@ -13,6 +14,7 @@ import engines
 from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
 from engines.base import GameError
 from session import nudges, present
+from session import replay as replay_module
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
 
@@ -417,6 +419,27 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             present.leaderboard_text(game, board, lang_of(interaction)),
             allowed_mentions=discord.AllowedMentions.none())
 
+    @app_commands.command(name="replay", description="A game's boards as an animation and its "
+                          "whole move log")
+    @app_commands.describe(number="The game's number (default: this channel's game, or its last)")
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1] | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await replay_target(host, interaction, number)
+            made = await present.off_loop(replay_module.build, row, [
+                (a.seat, a.code) for a in await host.sessions.store.actions(row.id)], lang)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif"),
+                 discord.File(io.BytesIO(made.log.encode()), filename=f"stolik-{row.id}.txt")]
+        await interaction.followup.send(
+            t(lang, "ui.replay", game=t(lang, f"game.{row.game_id}"), id=row.id,
+              moves=row.version, frames=made.frames), files=files, ephemeral=True)
+
     @app_commands.command(name="log", description="The moves of this channel's game (public only)")
     async def log(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
@@ -434,6 +457,26 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             shown.insert(0, line)
         await interaction.response.send_message(
             "\n".join(shown) or t(lang, "ui.log_empty"), ephemeral=True)
+
+
+async def replay_target(host: Host, interaction: discord.Interaction, number: int | None):
+    """The game to replay: by number (one of this server's, or one the user played), else the
+    channel's open game, else its last ended one."""
+    if number is None:
+        row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
+        if row is None:
+            ended = await host.sessions.history(interaction.channel_id or 0, limit=1)
+            row = ended[0] if ended else None
+        if row is None:
+            raise SessionError("error.no_game_here", "no game in this channel")
+    else:
+        row = await host.sessions.session(number)
+        if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
+            # another server's game: its number is no key to it
+            raise SessionError("error.no_such_session", "no such game here", id=number)
+    if row.state_json is None:
+        raise SessionError("error.not_started", "the game has not started yet")
+    return row
 
 
 async def open_thread(interaction: discord.Interaction, title: str):

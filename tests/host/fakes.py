@@ -26,6 +26,7 @@ class Sent:
     file: discord.File | None = None
     where: str = ""
     pings: discord.AllowedMentions | None = None
+    files: list[discord.File] = field(default_factory=list)
 
     def pinged(self) -> list[int]:
         """Users this message notifies (none unless allowed explicitly, as in the bot)."""
@@ -200,9 +201,11 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, view=None,
-                   file=None, **_: Any) -> None:
+                   file=None, files=None, **_: Any) -> None:
         assert self.interaction.response.is_done(), "follow-ups need an answered interaction"
-        self.interaction.replies.append(Sent(content, ephemeral, view, file, where="followup"))
+        assert not (file and files), "discord.py takes file or files, not both"
+        self.interaction.replies.append(Sent(content, ephemeral, view, file or (files or [None])[0],
+                                             where="followup", files=list(files or [])))
 
 
 @dataclass
