@@ -282,11 +282,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.describe(game="Which game (default: how Stolik works)")
     @app_commands.choices(game=GAME_CHOICES)
     async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """How Stolik works; with a game: how to play it here (and its rules summary)."""
         lang = lang_of(interaction)
         if game is None:
             await interaction.response.send_message(t(lang, "help.stolik")[:2000], ephemeral=True)
             return
-        await interaction.response.send_message(t(lang, f"{game}.rules")[:2000], ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        spec = await present.howto_message(game, lang)
+        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+        await interaction.followup.send(t(lang, f"{game}.rules")[:2000], ephemeral=True)
 
     @app_commands.command(name="history", description="Recent finished games in this channel")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -274,6 +274,8 @@ async def turn_message(
         lines.append(t(lang, "ui.to_move", players=who))
         lines.append(scores_line(row, totals, lang))
         lines.append(clock_line(row, now or datetime.now(UTC), lang))
+        if row.version == 0:  # the first board says in one line how to make a move
+            lines.append(t(lang, "ui.first_move_hint"))
         rows = turn_rows(row, state, to_act, lang)
     else:
         lines.extend(final_lines(row, lang))
@@ -342,12 +344,26 @@ def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
     return lines
 
 
+def pace_description(pace_json: str, lang: str) -> str:
+    """'5 min per move', '1 d per move, banked up to 3 d', or no clock."""
+    pace = Pace.from_json(pace_json)
+    if pace.kind == "realtime":
+        return t(lang, "ui.pace_realtime", minutes=f"{pace.per_move / 60:g}")
+    if pace.kind == "daily":
+        return t(lang, "ui.pace_daily", days=f"{pace.increment / 86400:g}",
+                 cap=f"{pace.cap / 86400:g}")
+    return t(lang, "ui.pace_none")
+
+
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
+    """Game, variants (by their names), seats and pace, with Join/Start/Leave."""
     lines = notices_text(row, notices, lang)
-    variants = ", ".join(row.options.get("variants", [])) or "-"
+    variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
+                         for v in row.options.get("variants", [])) or "-"
     lines.append(t(lang, "ui.lobby", game=t(lang, f"game.{row.game_id}"),
                    seated=", ".join(names(row)), count=len(row.seats), players=row.players,
                    variants=variants))
+    lines.append(t(lang, "ui.lobby_pace", pace=pace_description(row.pace_json, lang)))
     rows: list[list[ButtonSpec | SelectSpec]] = []
     if row.status == "lobby":
         rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
@@ -416,6 +432,18 @@ def abandon_question(row: SessionRow, lang: str, *, forfeit: bool) -> MessageSpe
     key = "ui.abandon_ask_loss" if forfeit else "ui.abandon_ask"
     return MessageSpec(t(lang, key, game=t(lang, f"game.{row.game_id}"), id=row.id), rows=[[
         ButtonSpec(ids.abandon(row.id, row.version), t(lang, "ui.abandon_yes"), "danger")]])
+
+
+async def howto_message(game_id: str, lang: str) -> MessageSpec:
+    """How to play one game here (buttons first, typed codes second) with an example board:
+    the spectator view of a fresh two-seat (or smallest) game."""
+    game = engines.get(game_id)
+    players = max(game.meta.min_players, 2)
+    view = game.view(game.setup(players, {"variants": []}, 1), None)
+    seats = [t(lang, "ui.computer_name", n=n + 1) for n in range(players)]
+    image = await off_loop(render.board_png, game_id, view, names=seats, lang=lang)
+    return MessageSpec(_clip([t(lang, f"howto.{game_id}"), t(lang, "ui.howto_example")]), image,
+                       filename="example.png")
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:
