@@ -61,11 +61,13 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.service import Sessions
+    from session.testclock import clock_from_env
 
     class StolikBot(commands.Bot):
         async def setup_hook(self) -> None:
             self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days))
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
+                                     clock=clock_from_env())
             self.host = Host(self, self.sessions)
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
