@@ -125,9 +125,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @new.autocomplete("pace")
     async def pace_autocomplete(self, interaction: discord.Interaction, current: str):
-        lang = lang_of(interaction)
-        return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
-                for value in PACES if current.lower() in value][:25]
+        return pace_choices(interaction, current)
 
     @new.autocomplete("variants")
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -392,7 +390,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @settings_server.autocomplete("pace")
     async def server_pace_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self.pace_autocomplete(interaction, current)
+        return pace_choices(interaction, current)
 
     @app_commands.command(name="mine", description="Every game you are in, and whose move it is")
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -461,6 +459,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             shown.insert(0, line)
         await interaction.response.send_message(
             "\n".join(shown) or t(lang, "ui.log_empty"), ephemeral=True)
+
+
+def pace_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    lang = lang_of(interaction)
+    return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
+            for value in PACES if current.lower() in value][:25]
 
 
 async def replay_target(host: Host, interaction: discord.Interaction, number: int | None):

@@ -212,7 +212,7 @@ class AsyncPlay:
                 if not await self.absent(row, seat):
                     raise SessionError("error.vote_over", "this vote is over: the player moved")
                 voters = [u for u in humans if u != row.seats[seat].user_id]
-                allowed = TIMEOUT_CHOICES
+                allowed: tuple[str, ...] = TIMEOUT_CHOICES
             elif topic == "end":
                 voters = [x.user_id for x in row.seats if x.user_id is not None and (
                     x.user_id == user_id or not await self.absent(row, x.seat))]
