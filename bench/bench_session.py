@@ -1,9 +1,15 @@
-"""Action round trip through the session layer with a real SQLite file (WAL), and replay.
+"""Action round trip through the session layer and a real database, and replay.
 
     python bench/bench_session.py [--games 20] [--game kingdomino] [--players 4]
+        [--postgres | --db PATH_OR_URL] [--pending-timers N] [--finished-games N]
+        [--sync full|normal]
 
-Each action: lock, load (cached) state, validate and apply, one transaction writing the log
-row and the new state, computer seats none. Prints p50/p99/max per action and replay time.
+Each action: store lock, load (cached) state, validate and apply, one transaction writing the
+log row and the new state, computer seats none. Prints p50/p99/max per action, statements per
+action, bytes per action row and replay time. ``--postgres`` starts a throwaway PostgreSQL
+server (tests/pg.py); ``--pending-timers`` / ``--finished-games`` preload that many rows of
+other games first (a move must not slow down as they grow); ``--sync normal`` measures what
+SQLite's ``synchronous = FULL`` costs.
 """
 
 from __future__ import annotations
@@ -22,37 +28,108 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
 from db import Database  # noqa: E402
+from db.database import SqliteDatabase  # noqa: E402
 from session.service import Sessions  # noqa: E402
 
+#: filler games are put in channels far from the benchmark's own
+FILLER_CHANNEL = 10**12
 
-async def run(game_id: str, players: int, games: int) -> None:
+
+def series(db: Database, n: int) -> str:
+    """A row source of 1..n in the database's dialect."""
+    if db.dialect == "postgres":
+        return f"SELECT generate_series(1, {n}) AS x"
+    return f"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {n}) SELECT x FROM c"
+
+
+async def preload(db: Database, finished: int, timers: int) -> None:
+    """Other games' rows: ``finished`` finished 4-player games with a 10-move log each, and
+    ``timers`` pending timers spread over 1,000 other games."""
+    holders = 1000 if timers else 0
+    games = finished + holders
+    if not games:
+        return
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO sessions (guild_id, channel_id, game_id, status, creator_id, players,"
+            " options, seed, state, version, lang, created_at, updated_at, finished_at, result)"
+            f" SELECT 1, {FILLER_CHANNEL} + x, 'kingdomino',"
+            f" CASE WHEN x <= {finished} THEN 'finished' ELSE 'abandoned' END, 1, 4,"
+            " '{\"variants\": []}', x, '{\"over\": true}', 10, 'en', '2026-01-01T00:00:00+00:00',"
+            " '2026-01-01T00:00:00+00:00', '2026-01-02T00:00:00+00:00',"
+            " '{\"totals\": [1, 2, 3, 4], \"ranking\": [[3], [2], [1], [0]]}'"
+            f" FROM ({series(db, games)}) AS g")
+        first = (await tx.fetchone("SELECT MIN(id) FROM sessions WHERE channel_id > ?",
+                                   (FILLER_CHANNEL,)))[0]
+        for seat in range(4):
+            await tx.execute(
+                "INSERT INTO seats (session_id, seat, user_id, name)"
+                f" SELECT id, {seat}, 1000 + {seat}, 'P' FROM sessions WHERE channel_id > ?",
+                (FILLER_CHANNEL,))
+        if finished:
+            for n in range(10):
+                await tx.execute(
+                    "INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version)"
+                    f" SELECT id, {n}, {n % 4}, 1000, 'pick 1', '2026-01-01T00:00:00+00:00', {n + 1}"
+                    " FROM sessions WHERE channel_id > ? AND status = 'finished'",
+                    (FILLER_CHANNEL,))
+        if timers:
+            await tx.execute(
+                "INSERT INTO timers (session_id, seat, kind, due_at)"
+                f" SELECT {first} + {finished} + x % {holders}, 0, 'remind',"
+                " '2099-01-01T00:00:00+00:00'"
+                f" FROM ({series(db, timers)}) AS g")
+
+
+async def run(target: str, game_id: str, players: int, games: int, *, sync: str,
+              finished: int, timers: int) -> float:
     game = engines.get(game_id)
     times: list[float] = []
     replays: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        async with Database(Path(tmp) / "bench.sqlite3") as db:
-            sessions = Sessions(db)
-            for g in range(games):
-                out = await sessions.new(guild_id=1, channel_id=g, game_id=game_id, user_id=1,
-                                         name="P1", players=players)
-                for u in range(2, players + 1):
-                    out = await sessions.join(g, u, f"P{u}")
-                row = out.session
-                rng = random.Random(g)
-                while row.status == "active":
-                    state = await sessions.state(row)
-                    seat = game.to_act(state)[0]
-                    code = game.bot_action(state, seat, rng)
-                    t0 = time.perf_counter()
-                    row = (await sessions.act(row.id, row.seats[seat].user_id, code, row.version)).session
-                    times.append(time.perf_counter() - t0)
+    statements = 0
+    async with Database(target) as db:
+        if isinstance(db, SqliteDatabase) and db.conn is not None and sync != "full":
+            await db.conn.execute(f"PRAGMA synchronous = {sync.upper()}")
+        await preload(db, finished, timers)
+        sessions = Sessions(db)
+        for g in range(games):
+            out = await sessions.new(guild_id=1, channel_id=g, game_id=game_id, user_id=1,
+                                     name="P1", players=players)
+            for u in range(2, players + 1):
+                out = await sessions.join(g, u, f"P{u}")
+            row = out.session
+            rng = random.Random(g)
+            while row.status == "active":
+                state = await sessions.state(row)
+                seat = game.to_act(state)[0]
+                code = game.bot_action(state, seat, rng)
+                before = db.statements
                 t0 = time.perf_counter()
-                await sessions.replay(row)
-                replays.append(time.perf_counter() - t0)
+                row = (await sessions.act(row.id, row.seats[seat].user_id or 0, code, row.version)).session
+                times.append(time.perf_counter() - t0)
+                statements += db.statements - before
+            t0 = time.perf_counter()
+            await sessions.replay(row)
+            replays.append(time.perf_counter() - t0)
+        size = await db.fetchone(
+            "SELECT AVG(LENGTH(code) + LENGTH(created_at) + COALESCE(LENGTH(clocks_before), 0))"
+            " FROM actions WHERE session_id IN (SELECT id FROM sessions WHERE channel_id < ?)",
+            (FILLER_CHANNEL,))
+        row_bytes = ""
+        if db.dialect == "postgres":
+            (whole,) = await db.fetchone(
+                "SELECT AVG(pg_column_size(a.*)) FROM actions a WHERE session_id IN"
+                " (SELECT id FROM sessions WHERE channel_id < ?)", (FILLER_CHANNEL,))
+            row_bytes = f", whole row {float(whole):.0f} B"
     ms = [t * 1000 for t in times]
-    print(f"session round trip ({game_id}, {players} players, {games} games, {len(ms)} actions): "
-          f"p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
+    print(f"{db.dialect}{' sync=' + sync if db.dialect == 'sqlite' else ''}, "
+          f"{finished} finished games, {timers} pending timers: "
+          f"session round trip ({game_id}, {players} players, {games} games, {len(ms)} actions): "
+          f"p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.2f} ms, max {max(ms):.2f} ms; "
+          f"{statements / len(ms):.1f} statements per action (BEGIN/COMMIT included); "
+          f"action row text {float(size[0]):.0f} B{row_bytes}")
     print(f"replay of a whole game from seed + log: mean {statistics.mean(replays) * 1000:.1f} ms")
+    return statistics.median(ms)
 
 
 def main() -> None:
@@ -60,8 +137,39 @@ def main() -> None:
     parser.add_argument("--game", default="kingdomino")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--db", help="a SQLite path or a postgresql:// URL (default: a temp file)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL server and use it")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full")
+    parser.add_argument("--pending-timers", default="0",
+                        help="N, or N,M,... to compare sizes in one run (a fresh database each)")
+    parser.add_argument("--finished-games", default="0", help="N, or N,M,... (paired with the above)")
     args = parser.parse_args()
-    asyncio.run(run(args.game, args.players, args.games))
+    timers = [int(n) for n in args.pending_timers.split(",")]
+    finished = [int(n) for n in args.finished_games.split(",")]
+    sizes = max(len(timers), len(finished))
+    timers += timers[-1:] * (sizes - len(timers))
+    finished += finished[-1:] * (sizes - len(finished))
+    server = None
+    if args.postgres:
+        from tests.pg import PostgresServer
+
+        server = PostgresServer(fsync=True).start()
+    medians = []
+    try:
+        for n, (t, f) in enumerate(zip(timers, finished, strict=True)):
+            with tempfile.TemporaryDirectory() as tmp:
+                target = args.db or str(Path(tmp) / f"bench{n}.sqlite3")
+                if server is not None:
+                    target = server.new_database()
+                medians.append(asyncio.run(run(target, args.game, args.players, args.games,
+                                               sync=args.sync, finished=f, timers=t)))
+    finally:
+        if server is not None:
+            server.stop()
+    if sizes > 1:
+        print("p50 relative to the first size: "
+              + ", ".join(f"{m / medians[0]:.2f}x" for m in medians))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,11 @@ from session.service import SessionError, parse_variants, playable
 log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
-GAME_CHOICES = [app_commands.Choice(name=game_id, value=game_id) for game_id in playable()]
+#: games by name (English here; the translator gives each user's language from ``game.<id>``)
+GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(t("en", f"game.{game_id}"),
+                                                                 key=f"game.{game_id}"),
+                                    value=game_id)
+                for game_id in playable()]
 
 
 def host_of(interaction: discord.Interaction) -> Host:
@@ -141,8 +145,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             if variant.name in chosen:
                 continue
             value = ", ".join([*chosen, variant.name])
-            name = t(lang, f"{meta.id}.variant.{variant.name}")
-            out.append(app_commands.Choice(name=f"{value} — {name}"[:100], value=value))
+            name = ", ".join(t(lang, f"{meta.id}.variant.{v}") for v in [*chosen, variant.name])
+            out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
 
     async def _lobby(self, interaction: discord.Interaction, action: str) -> None:
@@ -365,8 +369,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                            remind_hours="Untimed games: remind the player to move after hours",
                            absent_hours="Untimed games: the others may vote after hours",
                            language="Language of the game posts in this server")
-    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in
-                                    (("en", "English"), ("pl", "Polski"), ("uk", "Українська"))])
+    @app_commands.choices(language=[
+        app_commands.Choice(name=app_commands.locale_str(name, key=f"lang.{code}"), value=code)
+        for code, name in (("en", "English"), ("pl", "Polski"), ("uk", "Українська"))])
     async def settings_server(self, interaction: discord.Interaction, pace: str | None = None,
                               remind_hours: float | None = None,
                               absent_hours: float | None = None,

@@ -16,7 +16,7 @@ import engines
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
-from session.i18n import language, t
+from session.i18n import error_text, language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
 
@@ -72,7 +72,8 @@ def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
     if view is not None:
         kwargs["view"] = view
     if spec.image is not None:
-        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename)
+        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
+                                      description=spec.description)
     return kwargs
 
 
@@ -103,7 +104,7 @@ async def confirm(interaction: discord.Interaction, key: str) -> None:
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
     """An error goes only to the user who caused it (ephemeral), in their language."""
     lang = lang_of(interaction)
-    message = t(lang, error.key, **error.params)
+    message = error_text(lang, error.key, error.params)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:

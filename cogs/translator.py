@@ -25,6 +25,8 @@ def key_for(string: app_commands.locale_str, context: app_commands.TranslationCo
         return f"cmd.{data.command.qualified_name}.{data.name}.name"
     if location is loc.parameter_description:
         return f"cmd.{data.command.qualified_name}.{data.name}.desc"
+    if location is loc.choice_name:
+        return string.extras.get("key")
     return None
 
 

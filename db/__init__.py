@@ -1,5 +1,15 @@
-"""SQLite persistence (aiosqlite, WAL): schema migrations and the session store."""
+"""Persistence: one interface over an embedded SQLite file or a PostgreSQL server, the schema
+migrations and the session store."""
 
-from db.database import Database, migrate
+from db.database import (
+    DamagedRow,
+    Database,
+    IntegrityViolation,
+    StaleVersion,
+    StoreBusy,
+    StoreError,
+    migrate,
+)
 
-__all__ = ["Database", "migrate"]
+__all__ = ["Database", "DamagedRow", "IntegrityViolation", "StaleVersion", "StoreBusy",
+           "StoreError", "migrate"]

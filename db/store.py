@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-import sqlite3
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from db.database import Database
+from db.database import DamagedRow, Database, IntegrityViolation, StaleVersion
+
+log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -81,53 +84,83 @@ class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    def locked(self, session_id: int) -> Any:
+        """``async with store.locked(id)``: one caller at a time per session, across every
+        process on this database (see :meth:`Database.session_lock`)."""
+        return self.db.session_lock(session_id)
+
     # --- reading -----------------------------------------------------------------------
-    async def _with_seats(self, row: Any) -> SessionRow | None:
-        if row is None:
-            return None
-        seats = await self.db.fetchall(
-            "SELECT seat, user_id, name, bank, running_since FROM seats WHERE session_id = ?"
-            " ORDER BY seat",
-            (row["id"],),
-        )
-        return SessionRow(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-            game_id=row["game_id"], status=row["status"], creator_id=row["creator_id"],
-            players=row["players"], options=json.loads(row["options"]), seed=row["seed"],
-            state_json=row["state"], version=row["version"], lang=row["lang"],
-            turn_message_id=row["turn_message_id"],
-            result=json.loads(row["result"]) if row["result"] else None,
-            created_at=row["created_at"], updated_at=row["updated_at"],
-            finished_at=row["finished_at"],
-            seats=[SeatRow(s["seat"], s["user_id"], s["name"], s["bank"], s["running_since"])
-                   for s in seats],
-            pace_json=row["pace"], last_action_at=row["last_action_at"],
-        )
+    def _select_sessions(self, where: str) -> str:
+        """Sessions with their seats as one JSON column: one statement, one snapshot."""
+        if self.db.dialect == "postgres":
+            seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since)"
+                     " ORDER BY seat) FROM seats WHERE session_id = s.id)")
+        else:
+            seats = ("(SELECT json_group_array(json_array(seat, user_id, name, bank,"
+                     " running_since)) FROM (SELECT * FROM seats WHERE session_id = s.id"
+                     " ORDER BY seat))")
+        return f"SELECT s.*, {seats} AS seats_json FROM sessions s {where}"
+
+    @staticmethod
+    def _row(row: Any) -> SessionRow:
+        try:
+            seats = json.loads(row["seats_json"]) if row["seats_json"] else []
+            return SessionRow(
+                id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+                game_id=row["game_id"], status=row["status"], creator_id=row["creator_id"],
+                players=row["players"], options=json.loads(row["options"]), seed=row["seed"],
+                state_json=row["state"], version=row["version"], lang=row["lang"],
+                turn_message_id=row["turn_message_id"],
+                result=json.loads(row["result"]) if row["result"] else None,
+                created_at=row["created_at"], updated_at=row["updated_at"],
+                finished_at=row["finished_at"],
+                seats=[SeatRow(*seat) for seat in seats],
+                pace_json=row["pace"], last_action_at=row["last_action_at"],
+            )
+        except (ValueError, TypeError) as exc:
+            raise DamagedRow(f"session {row['id']}: {exc}") from exc
 
     async def get(self, session_id: int) -> SessionRow | None:
-        row = await self.db.fetchone("SELECT * FROM sessions WHERE id = ?", (session_id,))
-        return await self._with_seats(row)
+        row = await self.db.fetchone(self._select_sessions("WHERE s.id = ?"), (session_id,))
+        return None if row is None else self._row(row)
 
     async def open_in_channel(self, channel_id: int) -> SessionRow | None:
         row = await self.db.fetchone(
-            "SELECT * FROM sessions WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            self._select_sessions("WHERE s.channel_id = ? AND s.status IN ('lobby', 'active')"),
             (channel_id,),
         )
-        return await self._with_seats(row)
+        return None if row is None else self._row(row)
+
+    async def open_session_ids(self) -> list[int]:
+        """Ids of every lobby and running game (recovery loads each on its own, so one
+        damaged row cannot stop the others)."""
+        rows = await self.db.fetchall(
+            "SELECT id FROM sessions WHERE status IN ('lobby', 'active') ORDER BY id")
+        return [r[0] for r in rows]
 
     async def open_sessions(self) -> list[SessionRow]:
         rows = await self.db.fetchall(
-            "SELECT * FROM sessions WHERE status IN ('lobby', 'active') ORDER BY id"
-        )
-        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+            self._select_sessions("WHERE s.status IN ('lobby', 'active') ORDER BY s.id"))
+        return self._rows(rows)
+
+    def _rows(self, rows: list[Any]) -> list[SessionRow]:
+        """Rows that read back; a damaged one is logged and left out, never fatal to a list."""
+        out = []
+        for row in rows:
+            try:
+                out.append(self._row(row))
+            except DamagedRow:
+                log.exception("skipping an unreadable session row")
+        return out
 
     async def ended_in_channel(self, channel_id: int, limit: int) -> list[SessionRow]:
         rows = await self.db.fetchall(
-            "SELECT * FROM sessions WHERE channel_id = ? AND status IN ('finished', 'abandoned')"
-            " ORDER BY finished_at DESC, id DESC LIMIT ?",
+            self._select_sessions(
+                "WHERE s.channel_id = ? AND s.status IN ('finished', 'abandoned')"
+                " ORDER BY s.finished_at DESC, s.id DESC LIMIT ?"),
             (channel_id, limit),
         )
-        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+        return self._rows(rows)
 
     async def actions(self, session_id: int, *, with_undone: bool = False) -> list[ActionRow]:
         """The log in order; undone actions only when asked (they are kept, never deleted)."""
@@ -150,28 +183,27 @@ class Store:
     ) -> int:
         try:
             async with self.db.transaction() as conn:
-                cur = await conn.execute(
+                (session_id,) = await conn.fetchone(
                     "INSERT INTO sessions (guild_id, channel_id, game_id, status, creator_id,"
                     " players, options, seed, lang, created_at, updated_at, pace)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (guild_id, channel_id, game_id, creator_id, players, json.dumps(options),
                      seed, lang, now, now, pace_json),
                 )
-                session_id = cur.lastrowid
                 await conn.execute(
                     "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (session_id, creator_id, creator_name),
                 )
-        except sqlite3.IntegrityError as exc:
+        except IntegrityViolation as exc:
             raise ChannelBusy(channel_id) from exc
         assert session_id is not None
         return session_id
 
     async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str) -> int:
         async with self.db.transaction() as conn:
-            (count,) = await (
-                await conn.execute("SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
-            ).fetchone()
+            await conn.lock("sessions", session_id)
+            (count,) = await conn.fetchone(
+                "SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
             await conn.execute(
                 "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                 (session_id, count, user_id, name),
@@ -196,20 +228,22 @@ class Store:
             )
 
     async def start(self, session_id: int, players: int, state_json: str, now: str,
-                    extra: list[Statement] = ()) -> None:
+                    extra: Sequence[Statement] = ()) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute(
+            started = await conn.execute(
                 "UPDATE sessions SET status = 'active', players = ?, state = ?, version = 0,"
                 " updated_at = ?, last_action_at = ? WHERE id = ? AND status = 'lobby'",
                 (players, state_json, now, now, session_id),
             )
+            if started != 1:
+                raise StaleVersion(f"session {session_id} is no longer a lobby")
             for sql, params in extra:
                 await conn.execute(sql, params)
 
     async def record_action(
         self, *, session_id: int, version: int, seat: int, user_id: int | None, code: str,
         state_json: str, finished: bool, result: dict[str, Any] | None, now: str,
-        reveals: bool = False, kind: str = "move", extra: list[Statement] = (),
+        reveals: bool = False, kind: str = "move", extra: Sequence[Statement] = (),
         clocks_before: list[list[Any]] | None = None,
     ) -> None:
         """Append the action and store the new state (version + 1) in ONE transaction, with
@@ -219,7 +253,7 @@ class Store:
         the log.
         """
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?,"
                 " status = CASE WHEN ? THEN 'finished' ELSE status END,"
                 " finished_at = CASE WHEN ? THEN ? ELSE finished_at END,"
@@ -228,8 +262,8 @@ class Store:
                 (state_json, version + 1, now, now, finished, finished, now,
                  json.dumps(result) if result is not None else None, session_id, version),
             )
-            if cur.rowcount != 1:
-                raise RuntimeError(f"session {session_id} moved past version {version} meanwhile")
+            if changed != 1:
+                raise StaleVersion(f"session {session_id} moved past version {version} meanwhile")
             await conn.execute(
                 "INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version,"
                 " reveals, kind, clocks_before) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0)"
@@ -241,16 +275,16 @@ class Store:
                 await conn.execute(sql, params)
 
     async def undo(self, *, session_id: int, n: int, version: int, state_json: str, now: str,
-                   extra: list[Statement] = ()) -> None:
+                   extra: Sequence[Statement] = ()) -> None:
         """Mark action ``n`` undone (kept in the log) and store the state before it."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (state_json, version + 1, now, now, session_id, version),
             )
-            if cur.rowcount != 1:
-                raise RuntimeError(f"session {session_id} moved past version {version} meanwhile")
+            if changed != 1:
+                raise StaleVersion(f"session {session_id} moved past version {version} meanwhile")
             await conn.execute(
                 "UPDATE actions SET undone_version = ? WHERE session_id = ? AND n = ?",
                 (version + 1, session_id, n),
@@ -263,9 +297,9 @@ class Store:
         async with self.db.transaction() as conn:
             first = -1
             for sql, params in statements:
-                cur = await conn.execute(sql, params)
+                count = await conn.execute(sql, params)
                 if first < 0:
-                    first = cur.rowcount
+                    first = count
             return first
 
     async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str) -> None:
@@ -342,20 +376,22 @@ class Store:
 
     async def sessions_of_user(self, user_id: int) -> list[SessionRow]:
         rows = await self.db.fetchall(
-            "SELECT s.* FROM sessions s JOIN seats t ON t.session_id = s.id"
-            " WHERE t.user_id = ? AND s.status IN ('lobby', 'active') ORDER BY s.id",
+            self._select_sessions(
+                "JOIN seats t ON t.session_id = s.id"
+                " WHERE t.user_id = ? AND s.status IN ('lobby', 'active') ORDER BY s.id"),
             (user_id,),
         )
-        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+        return self._rows(rows)
 
     async def finished(self, game_id: str | None = None) -> list[SessionRow]:
         """Finished games in the order they finished (for statistics and ratings)."""
         rows = await self.db.fetchall(
-            "SELECT * FROM sessions WHERE status = 'finished'"
-            + (" AND game_id = ?" if game_id else "") + " ORDER BY finished_at, id",
+            self._select_sessions(
+                "WHERE s.status = 'finished'" + (" AND s.game_id = ?" if game_id else "")
+                + " ORDER BY s.finished_at, s.id"),
             (game_id,) if game_id else (),
         )
-        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+        return self._rows(rows)
 
     async def seat_history(self, session_id: int) -> list[Any]:
         return await self.db.fetchall(
@@ -416,7 +452,8 @@ class Store:
     async def forfeited(self, user_id: int) -> list[SessionRow]:
         """Abandoned games the user may have abandoned while playing (a loss for them)."""
         rows = await self.db.fetchall(
-            "SELECT s.* FROM sessions s JOIN seats t ON t.session_id = s.id"
-            " WHERE t.user_id = ? AND s.status = 'abandoned' AND s.result IS NOT NULL"
-            " ORDER BY s.finished_at, s.id", (user_id,))
-        return [await self._with_seats(r) for r in rows]  # type: ignore[misc]
+            self._select_sessions(
+                "JOIN seats t ON t.session_id = s.id WHERE t.user_id = ?"
+                " AND s.status = 'abandoned' AND s.result IS NOT NULL"
+                " ORDER BY s.finished_at, s.id"), (user_id,))
+        return self._rows(rows)

@@ -206,10 +206,15 @@ def check_players(meta: GameMeta, players: int, variants: list[str]) -> None:
         if name not in known:
             raise BadOptions(
                 "error.unknown_variant", f"unknown variant {name!r}",
-                variant=name, known=", ".join(known) or "-",
+                variant=name, known=[variant_term(meta.id, v) for v in known],
             )
         if known[name].players and players not in known[name].players:
             raise BadOptions(
                 "error.variant_players", f"variant {name} is not for {players} players",
-                variant=name, players=players,
+                variant=variant_term(meta.id, name), players=players,
             )
+
+
+def variant_term(game_id: str, variant: str) -> tuple[str, dict[str, Any]]:
+    """A variant's name as a catalog term (``<game>.variant.<name>``), for error texts."""
+    return (f"{game_id}.variant.{variant}", {})

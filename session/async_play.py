@@ -2,7 +2,7 @@
 durable timer dispatcher, and the player's views across games (mine, stats, ratings, log).
 
 Every move made here (a skipped turn, a computer replacing a player) goes through the same
-``Sessions._apply`` path as a human move: same checks, same log, same replay.
+``Sessions.apply_move`` path as a human move: same checks, same log, same replay.
 """
 
 from __future__ import annotations
@@ -18,10 +18,19 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from db.database import StaleVersion, StoreError
 from db.store import SessionRow
+from engines.base import GameError
 from session.clocks import DAY, Pace, check_zone, deadline, spent, turn_starts
 from session.errors import SessionError
-from session.service import ARCHIVE_AFTER_WARNING, Notice, Outcome, Sessions, says_the_move
+from session.service import (
+    ARCHIVE_AFTER_WARNING,
+    Notice,
+    Outcome,
+    Sessions,
+    says_the_move,
+    tells_store_failures,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +60,12 @@ class AsyncPlay:
         self.store = sessions.store
 
     # --- undo --------------------------------------------------------------------------
+    @tells_store_failures
     async def undo(self, session_id: int, user_id: int) -> Outcome:
         """Take back the user's own last action, until someone else acts; never across a
         reveal (a drawn tile or card, a shuffle, revealed simultaneous picks)."""
         s = self.sessions
-        async with s._locks[session_id]:
+        async with s.locked(session_id):
             row = await s.session(session_id)
             seat = s.playing_seat(row, user_id)
             log_ = await self.store.actions(row.id)
@@ -75,22 +85,26 @@ class AsyncPlay:
                 extra = await s.clock_statements(row, set(game.to_act(before)),
                                                  game.to_act(previous), over=False,
                                                  fresh_turn=False)
-            await self.store.undo(session_id=row.id, n=last.n, version=row.version,
-                                  state_json=json.dumps(previous), now=s._now(), extra=extra)
+            try:
+                await self.store.undo(session_id=row.id, n=last.n, version=row.version,
+                                      state_json=json.dumps(previous), now=s.now(), extra=extra)
+            except StaleVersion:  # another process moved the game on meanwhile
+                raise SessionError("error.stale", "this move is no longer available") from None
             outcome = Outcome(await s.session(row.id), [Notice("notice.undone", {"seat": seat})],
                               board_changed=True)
-            s._states[row.id] = (outcome.session.version, previous)
-            s._note_private_changes(outcome, game, before, previous)
+            s.remember_state(row.id, outcome.session.version, previous)
+            s.note_private_changes(outcome, game, before, previous)
             return outcome
 
     # --- abandoning ------------------------------------------------------------------------
+    @tells_store_failures
     async def abandon(self, session_id: int, user_id: int, *, can_manage: bool,
                       version: int | None = None) -> Outcome:
         """End a game now (the creator, or someone who manages the channel), once confirmed on
         the board it was asked at (``version``). Recorded as abandoned, with no winner; a
         player who abandons a running game takes a loss (``result["forfeit"]``)."""
         s = self.sessions
-        async with s._locks[session_id]:
+        async with s.locked(session_id):
             row = await s.session(session_id)
             if row.status not in ("lobby", "active"):
                 raise SessionError("error.not_active", "this game is not running")
@@ -105,13 +119,15 @@ class AsyncPlay:
                 result = s.result(engines.get(row.game_id), await s.state(row))
                 if seat is not None:
                     result["forfeit"] = seat
-            await self.store.end(row.id, "abandoned", result, s._now())
+            await self.store.end(row.id, "abandoned", result, s.now())
             await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
                                    (row.id,))])
+            s.forget_state(row.id)
             by = row.seats[seat].name if seat is not None else str(user_id)
             return Outcome(await s.session(row.id),
                            [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
 
+    @tells_store_failures
     async def rematch(self, session_id: int, user_id: int, name: str) -> Outcome:
         """A new lobby in the same channel with the same game, options, pace and seat count,
         opened by a player of the ended game; its computer players sit down again, the
@@ -138,11 +154,12 @@ class AsyncPlay:
         return outcome
 
     # --- substitutes and computer replacements ----------------------------------------
+    @tells_store_failures
     async def substitute(self, channel_id: int, user_id: int, name: str, seat: int) -> Outcome:
         """A newcomer takes over a seat whose time ran out, or one a computer took over."""
         s = self.sessions
         row = await s.in_channel(channel_id)
-        async with s._locks[row.id]:
+        async with s.locked(row.id):
             row = await s.session(row.id)
             if row.status != "active":
                 raise SessionError("error.not_active", "this game is not running")
@@ -166,11 +183,11 @@ class AsyncPlay:
             game = engines.get(row.game_id)
             if seat in game.to_act(await s.state(row)):
                 # the newcomer's turn starts now, with a fresh allowance
-                statements += s._stop_clock(row.id, seat, target.bank)
+                statements += s.stop_clock(row.id, seat, target.bank)
                 target.running_since, target.user_id = None, user_id
                 fresh = turn_starts(Pace.from_json(row.pace_json), 0.0)
                 if fresh is not None:
-                    statements += await s._start_clock(row.id, target, fresh, s.clock())
+                    statements += await s.start_clock(row.id, target, fresh, s.clock())
             await self.store.run(statements)
             outcome = Outcome(await s.session(row.id),
                               [Notice("notice.substituted", {"player": name, "was": target.name})],
@@ -196,13 +213,14 @@ class AsyncPlay:
                      self.sessions.clock()) <= 0
 
     # --- votes ---------------------------------------------------------------------------
+    @tells_store_failures
     async def vote(self, session_id: int, user_id: int, topic: str, choice: str) -> Outcome:
         """Cast a ballot. ``timeout:<seat>``: the other human players decide by majority to
         skip the turn (computer move), replace the player by a computer, or wait.
         ``end``: every human player who is present must agree to end the game now (recorded
         as abandoned); an absent player does not block it (one who votes is present)."""
         s = self.sessions
-        async with s._locks[session_id]:
+        async with s.locked(session_id):
             row = await s.session(session_id)
             if row.status != "active":
                 raise SessionError("error.not_active", "this game is not running")
@@ -257,9 +275,9 @@ class AsyncPlay:
         state = await s.state(row)
         rng = random.Random(f"{row.seed}/skip/{row.version}")
         while outcome.session.status == "active" and seat in game.to_act(state):
-            await s._apply(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
+            await s.apply_move(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
             state = await s.state(outcome.session)
-        return await s._run_computer_players(outcome)
+        return await s.run_computer_players(outcome)
 
     async def _replace_by_computer(self, row: SessionRow, seat: int, outcome: Outcome) -> Outcome:
         s = self.sessions
@@ -269,16 +287,16 @@ class AsyncPlay:
              (name, row.id, seat)),
             ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
              " VALUES (?, ?, NULL, ?, ?)", (row.id, seat, name, row.version)),
-            *s._stop_clock(row.id, seat, None),
+            *s.stop_clock(row.id, seat, None),
         ])
         outcome.session = await s.session(row.id)
         outcome.notices.append(Notice("notice.replaced_by_computer", {"seat": seat}))
-        return await s._run_computer_players(outcome)
+        return await s.run_computer_players(outcome)
 
     async def _end_by_vote(self, row: SessionRow) -> Outcome:
         s = self.sessions
         result = s.result(engines.get(row.game_id), await s.state(row))
-        await self.store.end(row.id, "abandoned", result, s._now())
+        await self.store.end(row.id, "abandoned", result, s.now())
         await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
                                (row.id,))])
         return Outcome(await s.session(row.id), [Notice("notice.ended_by_vote", {})])
@@ -288,23 +306,35 @@ class AsyncPlay:
         """Fire every timer that is due, each exactly once (claimed in the database first,
         so a restart in between neither loses nor repeats it)."""
         s = self.sessions
-        now = s._now()
+        now = s.now()
         events: list[TimerEvent] = []
         for timer in await self.store.due_timers(now):
-            async with s._locks[timer["session_id"]]:
-                claimed = await self.store.run([(
-                    "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
-                    (now, timer["id"]))])
-                if claimed != 1:
-                    continue
-                event = await self._fire(timer)
-                if event is not None:
-                    event.timer_id = timer["id"]
-            if event is not None and event.kind == "timeout_unattended":
-                event = await self._auto_skip(event)
+            try:
+                event = await self._claim_and_fire(timer, now)
+            except GameError as exc:  # one game's failure (storage, a damaged row) is its own
+                log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
+                          exc)
+                continue
             if event is not None:
                 events.append(event)
         return merge_reminders(events)
+
+    async def _claim_and_fire(self, timer: Any, now: str) -> TimerEvent | None:
+        """Claim the timer with one guarded UPDATE (so among several processes exactly one
+        fires it), then fire it."""
+        s = self.sessions
+        async with s.locked(timer["session_id"]):
+            claimed = await self.store.run([(
+                "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+                (now, timer["id"]))])
+            if claimed != 1:
+                return None
+            event = await self._fire(timer)
+            if event is not None:
+                event.timer_id = timer["id"]
+        if event is not None and event.kind == "timeout_unattended":
+            event = await self._auto_skip(event)
+        return event
 
     async def _fire(self, timer: Any) -> TimerEvent | None:
         s = self.sessions
@@ -323,7 +353,7 @@ class AsyncPlay:
         if kind == "archive":
             result = (s.result(engines.get(row.game_id), await s.state(row))
                       if row.status == "active" else None)
-            await self.store.end(row.id, "abandoned", result, s._now())
+            await self.store.end(row.id, "abandoned", result, s.now())
             return TimerEvent("archived", await s.session(row.id))
         target = row.seats[seat]
         if target.user_id is None or seat not in engines.get(row.game_id).to_act(
@@ -348,7 +378,7 @@ class AsyncPlay:
     async def _auto_skip(self, event: TimerEvent) -> TimerEvent:
         """Nobody else can vote (all others are computers): the computer plays the turn."""
         s = self.sessions
-        async with s._locks[event.session.id]:
+        async with s.locked(event.session.id):
             row = await s.session(event.session.id)
             outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
         return TimerEvent("skipped", outcome.session, event.seat, outcome)
@@ -357,22 +387,34 @@ class AsyncPlay:
         """At start-up: what a stop may have left half done. Computer seats whose turn came
         just before the stop move now; a player whose time ran out is put to the vote again
         (the first announcement may not have reached Discord)."""
+        events: list[TimerEvent] = []
+        for session_id in await self.store.open_session_ids():
+            try:
+                events += await self._recover_one(session_id)
+            except (GameError, LookupError, ValueError, TypeError):
+                # one damaged game (unreadable row, a log that no longer replays) must not
+                # stop the recovery of every other game
+                log.exception("start-up recovery of session %s failed", session_id)
+        return events
+
+    async def _recover_one(self, session_id: int) -> list[TimerEvent]:
         s = self.sessions
         events: list[TimerEvent] = []
-        for row in await self.store.open_sessions():
+        async with s.locked(session_id):
+            # read under the lock: another process starting at the same time may have moved
+            # the computer seats already (then there is nothing left to do)
+            row = await s.session(session_id)
             if row.status != "active":
-                continue
-            async with s._locks[row.id]:
-                row = await s.session(row.id)
-                outcome = await s._run_computer_players(Outcome(row))
-            if outcome.session.version != row.version:
-                events.append(TimerEvent("computer", outcome.session, outcome=outcome))
-                row = outcome.session
-            waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
-                       if t["kind"] == "timeout"}  # those are announced when they fire
-            events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
-                       if seat.user_id is not None and seat.seat not in waiting
-                       and self.timed_out(row, seat.seat)]
+                return []
+            outcome = await s.run_computer_players(Outcome(row))
+        if outcome.session.version != row.version:
+            events.append(TimerEvent("computer", outcome.session, outcome=outcome))
+            row = outcome.session
+        waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
+                   if t["kind"] == "timeout"}  # those are announced when they fire
+        events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
+                   if seat.user_id is not None and seat.seat not in waiting
+                   and self.timed_out(row, seat.seat)]
         return events
 
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
@@ -396,7 +438,11 @@ class AsyncPlay:
                 pending = []
             except Exception:
                 log.exception("timer dispatch failed")
-            nxt = await self.store.next_timer_due()
+            try:
+                nxt = await self.store.next_timer_due()
+            except StoreError as exc:  # the database is away: try again at the next poll
+                log.error("timer dispatch: %s", exc)
+                nxt = None
             wait = poll
             if nxt:
                 wait = max(0.0, min(poll, (datetime.fromisoformat(nxt) - self.sessions.clock())
@@ -411,6 +457,7 @@ class AsyncPlay:
                                    (event.timer_id,))])
 
     # --- settings ----------------------------------------------------------------------
+    @tells_store_failures
     async def settings(self, user_id: int, *, tz: str | None = None, quiet: str | None = None,
                        pings: bool | None = None) -> dict[str, Any]:
         """Read or change a user's time zone, quiet hours ('22-7', or 'off') and pings."""

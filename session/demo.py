@@ -43,8 +43,9 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
         row = outcome.session
         game = engines.get(game_id)
         rng = random.Random(seed)
-        print(t(lang, "demo.start", game=game_id, players=row.players, seed=seed,
-                variants=", ".join(row.options["variants"]) or "-"))
+        print(t(lang, "demo.start", game=t(lang, f"game.{game_id}"), players=row.players, seed=seed,
+                variants=", ".join(t(lang, f"{game_id}.variant.{v}") for v in row.options["variants"])
+                or "-"))
         frame = 0
         while row.status == "active":
             state = await sessions.state(row)

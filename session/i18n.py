@@ -5,14 +5,23 @@ one flat ``key -> template`` table; templates use ``str.format`` fields. A key m
 language falls back to English, and a key missing everywhere shows itself, so a gap is
 visible rather than silent. Discord locales (``pl``, ``uk``, ``en-US``, ``en-GB``) map to
 the three languages.
+
+Counts take the language's plural form from CLDR's rules (through Babel), written in the
+ICU MessageFormat way that translators know: ``{count, plural, one {# city} few {# miasta}
+many {# miast} other {# miasta}}``. ``#`` is the number; ``=N {…}`` matches one exact value;
+``other`` is required and used for any category a template leaves out.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import string
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel import Locale
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "pl", "uk")
@@ -45,7 +54,103 @@ def t(lang: str, key: str, **params: Any) -> str:
     template = lookup(lang, key)
     if template is None:
         return key if not params else f"{key} {params}"
+    lang = language(lang) if catalog(language(lang)).get(key) else DEFAULT
     try:
-        return template.format(**params)
+        return expand_plurals(lang, template, params).format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def term(key: str, params: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """A parameter that is itself a text of the catalog (a game's or a variant's name):
+    engines stay free of words, and the reader sees the name in their own language."""
+    return (key, params or {})
+
+
+def localised(lang: str, value: Any) -> Any:
+    """A parameter made readable: terms are translated, lists joined, the rest as it is."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
+            and isinstance(value[1], dict):
+        return t(lang, value[0], **value[1])
+    if isinstance(value, list | tuple):
+        return ", ".join(str(localised(lang, item)) for item in value) or "-"
+    return value
+
+
+def error_text(lang: str, key: str, params: dict[str, Any]) -> str:
+    """An error's text: a ``game`` parameter is a game id, shown by its name."""
+    shown = {name: localised(lang, value) for name, value in params.items()}
+    if isinstance(params.get("game"), str) and lookup(lang, f"game.{params['game']}"):
+        shown["game"] = t(lang, f"game.{params['game']}")
+    return t(lang, key, **shown)
+
+
+@cache
+def plural_rule(lang: str) -> Any:
+    return Locale.parse(lang).plural_form
+
+
+def plural_category(lang: str, number: float) -> str:
+    """CLDR plural category of ``number`` in ``lang``: one, few, many or other."""
+    return str(plural_rule(language(lang))(number))
+
+
+_PLURAL_HEAD = re.compile(r"\{\s*(\w+)\s*,\s*plural\s*,")
+_BRANCH = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
+
+
+def plural_blocks(template: str) -> list[tuple[int, int, str, dict[str, str]]]:
+    """Every ``{name, plural, …}`` block: (start, end, name, {selector: text})."""
+    found = []
+    for head in _PLURAL_HEAD.finditer(template):
+        if any(start <= head.start() < end for start, end, _, _ in found):
+            continue
+        pos, branches = head.end(), {}
+        while True:
+            branch = _BRANCH.match(template, pos)
+            if branch is None:
+                break
+            depth, i = 1, branch.end()
+            while depth and i < len(template):
+                depth += {"{": 1, "}": -1}.get(template[i], 0)
+                i += 1
+            branches[branch.group(1)] = template[branch.end():i - 1]
+            pos = i
+        close = template.find("}", pos)
+        if close < 0 or template[pos:close].strip():
+            raise ValueError(f"malformed plural block in {template!r}")
+        found.append((head.start(), close + 1, head.group(1), branches))
+    return found
+
+
+def template_fields(template: str) -> set[str]:
+    """The parameter names a template uses, inside plural branches too."""
+    names: set[str] = set()
+    plain, last = [], 0
+    for start, end, name, branches in plural_blocks(template):
+        names.add(name)
+        plain.append(template[last:start])
+        plain.extend(branch.replace("#", "") for branch in branches.values())
+        last = end
+    plain.append(template[last:])
+    for part in plain:
+        names |= {field for _, field, _, _ in string.Formatter().parse(part) if field}
+    return names
+
+
+def expand_plurals(lang: str, template: str, params: dict[str, Any]) -> str:
+    """Replace each plural block by the branch that fits its number (``#`` → the number)."""
+    blocks = plural_blocks(template)
+    if not blocks:
+        return template
+    out, last = [], 0
+    for start, end, name, branches in blocks:
+        number = params.get(name)
+        if not isinstance(number, int | float) or isinstance(number, bool):
+            raise KeyError(name)
+        chosen = branches.get(f"={number}") or branches.get(plural_category(lang, number)) \
+            or branches["other"]
+        out += [template[last:start], chosen.replace("#", str(number))]
+        last = end
+    out.append(template[last:])
+    return "".join(out)

@@ -12,6 +12,7 @@ import functools
 import importlib
 import multiprocessing
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from session.service import Notice
 MAX_BUTTONS = 20
 #: Discord caps message content at 2000 characters
 MAX_CONTENT = 2000
+#: and an attachment's description (its alt text) at 1024
+MAX_DESCRIPTION = 1024
 
 
 @dataclass
@@ -53,6 +56,8 @@ class MessageSpec:
     image: bytes | None = None
     filename: str = "board.png"
     rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
+    #: the image in words (alt text), for screen readers and anyone who cannot see it
+    description: str | None = None
 
 
 def names(row: SessionRow) -> list[str]:
@@ -151,7 +156,9 @@ async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, cod
         import_module_render(row.game_id).render_board, result["view"], names=names(row),
         lang=lang, highlight=result.get("highlight"))
     confirm = ButtonSpec(ids.act(row.id, row.version, code), t(lang, "ui.confirm"), "success")
-    return MessageSpec(_clip(lines), image, filename="preview.png", rows=[[confirm, back]])
+    description = alt_text(lines)
+    return MessageSpec(_clip(lines), image, filename="preview.png", rows=[[confirm, back]],
+                       description=description)
 
 
 def import_module_render(game_id: str) -> Any:
@@ -280,7 +287,35 @@ async def turn_message(
     else:
         lines.extend(final_lines(row, lang))
         rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
-    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows)
+    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows,
+                       description=board_description(row, state, notices, lang))
+
+
+def board_description(row: SessionRow, state: dict[str, Any], notices: list[Notice],
+                      lang: str) -> str:
+    """The board in words: the game, what just happened, whose move it is and the scores
+    (or the final places). Built from public notices and totals only, like the board."""
+    game = engines.get(row.game_id)
+    parts = [t(lang, "alt.board", game=t(lang, f"game.{row.game_id}"))]
+    news = [line for line in notices_text(row, notices, lang) if line]
+    if news:
+        parts.append(t(lang, "alt.news", news=" ".join(news)))
+    standings = " · ".join(f"{seat.name} {total}"
+                           for seat, total in zip(row.seats, game.totals(state), strict=False))
+    if row.status == "active":
+        to_act = ", ".join(row.seats[s].name for s in game.to_act(state))
+        parts.append(t(lang, "alt.to_move", players=to_act))
+        parts.append(t(lang, "alt.scores", scores=standings))
+    else:
+        parts.append(t(lang, "alt.final", scores=standings))
+    return alt_text(parts)
+
+
+def alt_text(parts: list[str]) -> str:
+    """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
+    words = " ".join(part.strip() for part in parts if part and part.strip())
+    words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
+    return words if len(words) <= MAX_DESCRIPTION else words[:MAX_DESCRIPTION - 1] + "…"
 
 
 def final_lines(row: SessionRow, lang: str) -> list[str]:
@@ -378,8 +413,14 @@ async def hand_message(
     """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
+    game = engines.get(row.game_id)
     content = t(lang, "ui.your_hand", game=t(lang, f"game.{row.game_id}"), channel=row.channel_id)
-    return MessageSpec(content, image, filename="hand.png",
+    description = alt_text([
+        t(lang, "alt.hand", game=t(lang, f"game.{row.game_id}"), player=row.seats[seat].name),
+        t(lang, "alt.to_move", players=", ".join(row.seats[s].name for s in game.to_act(state)))
+        if row.status == "active" else "",
+    ])
+    return MessageSpec(content, image, filename="hand.png", description=description,
                        rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
                                          "primary")]])
 

@@ -1,26 +1,30 @@
 """The session layer: game lifecycle, seats, turns and persistence, with no Discord in it.
 
 Every accepted action is written to the log together with the new state in one transaction
-*before* the caller is answered; a per-session lock keeps two clicks from interleaving; the
-state version travels on every button so a stale click changes nothing.
+*before* the caller is answered. The write is guarded by the state version, so of two writers
+(two clicks, two processes) exactly one lands and the other gets ``error.stale``; a per-session
+store lock (across processes) keeps clicks in order so that is rare. The state version travels
+on every button so a stale click changes nothing.
 """
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import importlib
 import json
 import logging
+import os
 import random
 import secrets
-from collections import defaultdict
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import engines
-from db.database import Database
+from db.database import Database, StaleVersion, StoreBusy, StoreError
 from db.store import ChannelBusy, SessionRow, Statement, Store
 from engines.base import BadOptions, Game, State
 from session import nudges
@@ -42,6 +46,30 @@ IDLE_WARNING_AFTER = timedelta(days=30)
 ARCHIVE_AFTER_WARNING = timedelta(days=7)
 #: how long a refused DM (Discord error 50007) keeps us from trying that user again
 DM_RETRY_AFTER = timedelta(hours=6)
+#: engine states kept in memory (least recently used first out); a game not in the cache is
+#: read from its row, so an idle game costs no memory
+STATE_CACHE_SIZE = int(os.environ.get("STOLIK_STATE_CACHE", "256"))
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def tells_store_failures(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A database failure becomes a :class:`SessionError` the user is shown (nothing
+    changed, try again), and goes to the log; the bot goes on serving other games."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except StoreBusy as exc:
+            log.warning("%s: storage busy: %s", fn.__qualname__, exc)
+            raise SessionError("error.store_busy", "storage busy, nothing changed") from exc
+        except StoreError as exc:
+            log.error("%s: storage failed: %s", fn.__qualname__, exc)
+            raise SessionError("error.store_failed", "storage failed, nothing changed") from exc
+
+    return wrapper
 
 
 @dataclass
@@ -111,6 +139,16 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class _LockTable:
+    """``sessions._locks[id]`` (the old in-process lock table) now gives the store lock."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+
+    def __getitem__(self, session_id: int) -> Any:
+        return self.sessions.locked(session_id)
+
+
 class Sessions:
     """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
 
@@ -127,29 +165,65 @@ class Sessions:
         self.store = Store(db)
         self.clock = clock
         self.seed_source = seed_source
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, tuple[int, State]] = {}  # session id -> (version, state)
+        # session id -> (version, state); the version makes a state cached by this process
+        # useless, never wrong, once another process moved the game on
+        self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()
+        self.state_cache_size = STATE_CACHE_SIZE
 
-    def _now(self) -> str:
+    def now(self) -> str:
+        """The current time as stored (ISO, UTC)."""
         return self.clock().isoformat()
 
+    # Old private names, kept only so code written against them before the public seam keeps
+    # working while branches merge; new code uses the public names.
+    _now = now
+
+    @property
+    def _locks(self) -> _LockTable:
+        return _LockTable(self)
+
+    @asynccontextmanager
+    async def locked(self, session_id: int) -> AsyncIterator[None]:
+        """One request at a time per session, across all processes on this database (a
+        store-level lock). It keeps clicks in order; the version-guarded writes keep the log
+        right even without it."""
+        async with self.store.locked(session_id):
+            yield
+
+    def remember_state(self, session_id: int, version: int, state: State) -> None:
+        """Cache a session's state at a version (least recently used states are dropped)."""
+        self._states[session_id] = (version, state)
+        self._states.move_to_end(session_id)
+        while len(self._states) > self.state_cache_size:
+            self._states.popitem(last=False)
+
+    def forget_state(self, session_id: int) -> None:
+        self._states.pop(session_id, None)
+
+    def cached_states(self) -> int:
+        return len(self._states)
+
     # --- loading -----------------------------------------------------------------------
+    @tells_store_failures
     async def session(self, session_id: int) -> SessionRow:
         row = await self.store.get(session_id)
         if row is None:
             raise SessionError("error.no_such_session", f"no session {session_id}", id=session_id)
         return row
 
+    @tells_store_failures
     async def in_channel(self, channel_id: int) -> SessionRow:
         row = await self.store.open_in_channel(channel_id)
         if row is None:
             raise SessionError("error.no_game_here", "no game in this channel")
         return row
 
+    @tells_store_failures
     async def state(self, row: SessionRow) -> State:
         """The engine state of an active or ended session, rebuilt from the log if damaged."""
         cached = self._states.get(row.id)
         if cached and cached[0] == row.version:
+            self._states.move_to_end(row.id)
             return cached[1]
         if row.state_json is None:
             raise SessionError("error.not_started", "the game has not started yet")
@@ -161,7 +235,8 @@ class Sessions:
             # a damaged row never loses the game: seed + action log rebuild it exactly
             log.warning("session %s: stored state unreadable, replaying the log", row.id)
             state = await self.replay(row)
-        self._states[row.id] = (row.version, state)
+        if row.status == "active":
+            self.remember_state(row.id, row.version, state)
         return state
 
     async def replay(self, row: SessionRow, at_version: int | None = None) -> State:
@@ -202,6 +277,7 @@ class Sessions:
             raise stale
 
     # --- lobby -------------------------------------------------------------------------
+    @tells_store_failures
     async def new(
         self, *, guild_id: int | None, channel_id: int, game_id: str, user_id: int, name: str,
         players: int | None = None, variants: str | None = None, lang: str = "en",
@@ -211,7 +287,7 @@ class Sessions:
         if game_id not in playable():
             raise SessionError(
                 "error.unknown_game", f"unknown game {game_id!r}",
-                game=game_id, known=", ".join(playable()),
+                game=game_id, known=[("game." + g, {}) for g in playable()],
             )
         game = engines.get(game_id)
         options = {"variants": parse_variants(variants)}
@@ -225,7 +301,7 @@ class Sessions:
             session_id = await self.store.create(
                 guild_id=guild_id, channel_id=channel_id, game_id=game_id, creator_id=user_id,
                 creator_name=name, players=wanted, options=options, seed=self.seed_source(),
-                lang=lang, now=self._now(), pace_json=pace_json,
+                lang=lang, now=self.now(), pace_json=pace_json,
             )
         except ChannelBusy:
             running = await self.store.open_in_channel(channel_id)
@@ -241,10 +317,11 @@ class Sessions:
         return Outcome(row, [Notice("notice.created", {"game": game_id, "player": name,
                                                         "players": wanted})])
 
+    @tells_store_failures
     async def join(self, channel_id: int, user_id: int | None, name: str) -> Outcome:
         """Take a seat (``user_id=None`` adds a computer player); a full lobby starts."""
         row = await self.in_channel(channel_id)
-        async with self._locks[row.id]:
+        async with self.locked(row.id):
             row = await self.session(row.id)
             if row.status != "lobby":
                 raise SessionError("error.already_started", "the game has already started")
@@ -252,7 +329,7 @@ class Sessions:
                 raise SessionError("error.already_joined", "you are already in this game")
             if len(row.seats) >= row.players:
                 raise SessionError("error.lobby_full", "the game is full", players=row.players)
-            await self.store.add_seat(row.id, user_id, name, self._now())
+            await self.store.add_seat(row.id, user_id, name, self.now())
             row = await self.session(row.id)
             notices = [Notice("notice.joined", {"player": name, "count": len(row.seats),
                                                 "players": row.players})]
@@ -260,9 +337,10 @@ class Sessions:
                 return await self._start(row, notices)
             return Outcome(row, notices)
 
+    @tells_store_failures
     async def leave(self, channel_id: int, user_id: int) -> Outcome:
         row = await self.in_channel(channel_id)
-        async with self._locks[row.id]:
+        async with self.locked(row.id):
             row = await self.session(row.id)
             if row.status != "lobby":
                 raise SessionError("error.leave_started", "you cannot leave a game once it started")
@@ -271,15 +349,16 @@ class Sessions:
                 raise SessionError("error.not_a_player", "you are not in this game")
             name = row.seats[seat].name
             if user_id == row.creator_id:
-                await self.store.end(row.id, "abandoned", None, self._now())
+                await self.store.end(row.id, "abandoned", None, self.now())
                 return Outcome(await self.session(row.id), [Notice("notice.lobby_closed",
                                                                    {"player": name})])
-            await self.store.remove_seat(row.id, seat, self._now())
+            await self.store.remove_seat(row.id, seat, self.now())
             return Outcome(await self.session(row.id), [Notice("notice.left", {"player": name})])
 
+    @tells_store_failures
     async def start(self, channel_id: int, user_id: int) -> Outcome:
         row = await self.in_channel(channel_id)
-        async with self._locks[row.id]:
+        async with self.locked(row.id):
             row = await self.session(row.id)
             if row.status != "lobby":
                 raise SessionError("error.already_started", "the game has already started")
@@ -294,13 +373,16 @@ class Sessions:
         except BadOptions as exc:
             raise SessionError(exc.key, str(exc), **exc.params) from None
         extra = await self.clock_statements(row, set(), game.to_act(state), over=False)
-        await self.store.start(row.id, len(row.seats), json.dumps(state), self._now(), extra)
+        try:
+            await self.store.start(row.id, len(row.seats), json.dumps(state), self.now(), extra)
+        except StaleVersion:  # another process started it first
+            raise SessionError("error.already_started", "the game has already started") from None
         row = await self.session(row.id)
-        self._states[row.id] = (row.version, state)
+        self.remember_state(row.id, row.version, state)
         notices.append(Notice("notice.started", {"game": row.game_id}))
         outcome = Outcome(row, notices, board_changed=True,
                           private_seats=self._human_seats(row, game))
-        return await self._run_computer_players(outcome)
+        return await self.run_computer_players(outcome)
 
     # --- play --------------------------------------------------------------------------
     @staticmethod
@@ -318,21 +400,25 @@ class Sessions:
             raise SessionError("error.not_active", "this game is not running")
         return cls.seat_of(row, user_id)
 
+    @tells_store_failures
     async def act(
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
-        async with self._locks[session_id]:
+        async with self.locked(session_id):
             row = await self.session(session_id)
             seat = self.playing_seat(row, user_id)
             await self.check_fresh(row, seat, version)
             outcome = Outcome(row, new_turn=False)
-            await self._apply(outcome, seat, user_id, code)
-            return await self._run_computer_players(outcome)
+            await self.apply_move(outcome, seat, user_id, code)
+            return await self.run_computer_players(outcome)
 
-    async def _apply(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
+    async def apply_move(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
                      kind: str = "move") -> None:
-        """Apply, persist (one transaction), and record what changed in ``outcome``."""
+        """Apply, persist (one transaction), and record what changed in ``outcome``.
+
+        ``error.stale`` when another writer moved the game on since ``outcome.session`` was
+        read (the version guard decides; nothing is written)."""
         row = outcome.session
         game = engines.get(row.game_id)
         state = await self.state(row)
@@ -343,12 +429,20 @@ class Sessions:
         reveals = any(e.get("reveal") for e in events)
         outcome.new_turn |= over or reveals or not set(after) <= before
         extra = await self.clock_statements(row, before, after, over=over)
-        await self.store.record_action(
-            session_id=row.id, version=row.version, seat=seat, user_id=user_id, code=code,
-            state_json=json.dumps(new_state), finished=over, result=result, now=self._now(),
-            reveals=reveals, kind=kind, extra=extra,
-            clocks_before=[[x.seat, x.bank, x.running_since] for x in row.seats],
-        )
+        # the clocks before the move, for an undo: only where a clock runs (half the row else)
+        clocked = Pace.from_json(row.pace_json).timed or any(
+            x.bank is not None or x.running_since is not None for x in row.seats)
+        try:
+            await self.store.record_action(
+                session_id=row.id, version=row.version, seat=seat, user_id=user_id, code=code,
+                state_json=json.dumps(new_state), finished=over, result=result, now=self.now(),
+                reveals=reveals, kind=kind, extra=extra,
+                clocks_before=[[x.seat, x.bank, x.running_since] for x in row.seats]
+                if clocked else None,
+            )
+        except StaleVersion:
+            self.forget_state(row.id)
+            raise SessionError("error.stale", "this move is no longer available") from None
         if not game.meta.hidden_information and not says_the_move(events, seat):
             # in games with secrets a move may be one (a hidden pick): only the engine's
             # public events describe those; a move the engine tells itself is said once
@@ -358,12 +452,15 @@ class Sessions:
             Notice(e["key"], {k: v for k, v in e.items() if k not in ("key", "reveal")})
             for e in events if "private_to" not in e
         )
-        self._note_private_changes(outcome, game, state, new_state)
+        self.note_private_changes(outcome, game, state, new_state)
         outcome.board_changed = True
         outcome.session = await self.session(row.id)
-        self._states[row.id] = (outcome.session.version, new_state)
+        if outcome.session.status == "active":
+            self.remember_state(row.id, outcome.session.version, new_state)
+        else:  # a finished game is read rarely: its state leaves memory
+            self.forget_state(row.id)
 
-    def _note_private_changes(self, outcome: Outcome, game: Game, old: State, new: State) -> None:
+    def note_private_changes(self, outcome: Outcome, game: Game, old: State, new: State) -> None:
         if not game.meta.hidden_information:
             return
         for s in self._human_seats(outcome.session, game):
@@ -393,10 +490,10 @@ class Sessions:
             if running and seat.seat not in after:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
                 # time overrun is forgiven once the turn is over: the next turn starts afresh
-                out += self._stop_clock(row.id, seat.seat, max(0.0, left))
+                out += self.stop_clock(row.id, seat.seat, max(0.0, left))
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
-                out += await self._start_clock(row.id, seat, bank or 0.0, now)
+                out += await self.start_clock(row.id, seat, bank or 0.0, now)
             elif not pace.timed and seat.seat in before and seat.seat not in after:
                 out += nudges.turn_end_statements(row.id, seat.seat)
             if not seat.is_bot and seat.seat in after and seat.seat not in before:
@@ -406,7 +503,7 @@ class Sessions:
         return out
 
     @staticmethod
-    def _stop_clock(session_id: int, seat: int, bank: float | None) -> list[Statement]:
+    def stop_clock(session_id: int, seat: int, bank: float | None) -> list[Statement]:
         return [
             ("UPDATE seats SET bank = ?, running_since = NULL WHERE session_id = ? AND seat = ?",
              (bank, session_id, seat)),
@@ -416,7 +513,7 @@ class Sessions:
              (session_id, f"timeout:{seat}")),
         ]
 
-    async def _start_clock(self, session_id: int, seat: Any, bank: float,
+    async def start_clock(self, session_id: int, seat: Any, bank: float,
                            since: datetime) -> list[Statement]:
         """Run a seat's clock from ``since`` with ``bank`` seconds, and schedule its timers
         (those still ahead: a clock restored by an undo may have started long ago)."""
@@ -437,10 +534,10 @@ class Sessions:
         """Put every seat's clock back as it was (an undo), with its timers."""
         out: list[Statement] = []
         for seat_no, bank, since in snapshot:
-            out += self._stop_clock(row.id, seat_no, bank)
+            out += self.stop_clock(row.id, seat_no, bank)
             seat = row.seats[seat_no]
             if since is not None and not seat.is_bot:
-                out += await self._start_clock(row.id, seat, bank or 0.0,
+                out += await self.start_clock(row.id, seat, bank or 0.0,
                                                datetime.fromisoformat(since))
         return out
 
@@ -456,7 +553,7 @@ class Sessions:
             return []
         return [s.seat for s in row.seats if not s.is_bot]
 
-    async def _run_computer_players(self, outcome: Outcome) -> Outcome:
+    async def run_computer_players(self, outcome: Outcome) -> Outcome:
         """Let computer seats move until a human must act or the game ends."""
         game = engines.get(outcome.session.game_id)
         while outcome.session.status == "active":
@@ -468,13 +565,14 @@ class Sessions:
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
             rng = random.Random(f"{row.seed}/bot/{row.version}")
-            await self._apply(outcome, seat, None, game.bot_action(state, seat, rng),
-                              kind="computer")
+            await self.apply_move(outcome, seat, None, game.bot_action(state, seat, rng),
+                                  kind="computer")
         return outcome
 
+    @tells_store_failures
     async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool) -> Outcome:
         row = await self.in_channel(channel_id)
-        async with self._locks[row.id]:
+        async with self.locked(row.id):
             row = await self.session(row.id)
             if user_id != row.creator_id and not can_manage:
                 raise SessionError("error.abandon_rights",
@@ -483,7 +581,8 @@ class Sessions:
             if row.status == "active":
                 game = engines.get(row.game_id)
                 result = self.result(game, await self.state(row))
-            await self.store.end(row.id, "abandoned", result, self._now())
+            await self.store.end(row.id, "abandoned", result, self.now())
+            self.forget_state(row.id)
             by = next((s.name for s in row.seats if s.user_id == user_id), str(user_id))
             return Outcome(await self.session(row.id),
                            [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
@@ -499,6 +598,7 @@ class Sessions:
                           for lines in scores],
         }
 
+    @tells_store_failures
     async def legal(self, session_id: int, user_id: int) -> tuple[SessionRow, int, list[str]]:
         """(session, seat, legal codes) for a user; empty when it is not their move."""
         row = await self.session(session_id)
@@ -507,10 +607,12 @@ class Sessions:
             return row, seat, []
         return row, seat, engines.get(row.game_id).legal_actions(await self.state(row), seat)
 
+    @tells_store_failures
     async def view(self, row: SessionRow, seat: int | None = None) -> dict[str, Any]:
         """A seat's view (``None``: the spectator view used for every public message)."""
         return engines.get(row.game_id).view(await self.state(row), seat)
 
+    @tells_store_failures
     async def history(self, channel_id: int, limit: int = 5) -> list[SessionRow]:
         return await self.store.ended_in_channel(channel_id, limit)
 
@@ -520,7 +622,7 @@ class Sessions:
     # --- direct messages ---------------------------------------------------------------
     async def may_dm(self, user_id: int) -> bool:
         until = await self.store.dm_refused_until(user_id)
-        return until is None or until <= self._now()
+        return until is None or until <= self.now()
 
     async def dm_refused(self, user_id: int) -> None:
         """Remember a refused DM so we do not retry blindly (it counts toward Discord's ban)."""
@@ -528,6 +630,14 @@ class Sessions:
 
     async def dm_allowed(self, user_id: int) -> None:
         await self.store.set_dm_refused(user_id, None)
+
+
+# old private names of the public seam (see Sessions._now)
+Sessions._apply = Sessions.apply_move  # type: ignore[attr-defined]
+Sessions._run_computer_players = Sessions.run_computer_players  # type: ignore[attr-defined]
+Sessions._stop_clock = Sessions.stop_clock  # type: ignore[attr-defined]
+Sessions._start_clock = Sessions.start_clock  # type: ignore[attr-defined]
+Sessions._note_private_changes = Sessions.note_private_changes  # type: ignore[attr-defined]
 
 
 async def open_sessions(path: str) -> tuple[Database, Sessions]:

@@ -36,6 +36,7 @@ from engines.base import (
     View,
     check_players,
     rng_for,
+    variant_term,
 )
 
 from . import bot, notation, rules, scoring
@@ -220,7 +221,7 @@ class Kingdomino(Game):
         if isinstance(variants, str) or not all(isinstance(v, str) for v in variants):
             raise BadOptions(
                 "error.unknown_variant", f"variants must be a list of names, not {variants!r}",
-                variant=str(variants), known=", ".join(VARIANTS),
+                variant=str(variants), known=[variant_term(META.id, v) for v in VARIANTS],
             )
         variants = sorted(set(variants))
         check_players(self.meta, players, variants)

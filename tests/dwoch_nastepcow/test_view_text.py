@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import random
 import re
-import string
 from pathlib import Path
 
 import pytest
 
 from engines.dwoch_nastepcow import GAME
-from session.i18n import catalog
+from session.i18n import catalog, template_fields
 
 ENGINE = Path(__file__).parents[2] / "engines" / "dwoch_nastepcow"
 
 
 def fields(template: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    return template_fields(template)
 
 
 def test_view_shape_for_the_host_and_the_renderer():

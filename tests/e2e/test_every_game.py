@@ -63,6 +63,10 @@ async def test_a_whole_game(game_id, discord, bot):
     assert [ids.parse(c).kind for c in final.custom_ids()] == ["rematch"]
     assert t("en", "ui.final_results") in final.content
     assert assert_boards_are_public_views(table, stored, every=7) >= 2
+    # every image says in words what it shows (alt text), channel boards and hands alike
+    images = [a for m in discord.messages.values() for a in m.attachments
+              if a.content_type == "image/png"]
+    assert images and all(a.description for a in images)
 
     if hidden:
         # hands went by DM to everyone whose DMs are open, as images, and were used to play

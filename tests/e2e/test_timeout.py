@@ -27,9 +27,12 @@ async def test_a_player_times_out_is_replaced_by_a_computer_then_by_a_substitute
     table = Table(discord, channel, [ala, bo, cy, newcomer], random.Random(7))
     inter = await ala.command(channel, "game new", game=GAME, players=3, pace=PACE)
     await answer(discord, inter)
-    await discord.wait_for(lambda: table.lobby_message(), 30, "the lobby")  # then join it
+    # a player joins once the lobby is up (the answer above is only the deferral of /game new)
+    await discord.wait_for(lambda: table.lobby_message(), 30, "the lobby")
     for player in (bo, cy):
+        count = len(table.public())
         await answer(discord, await player.command(channel, "game join"))
+        await discord.wait_for(lambda c=count: len(table.public()) > c, 30, "the join")
     await discord.wait_for(lambda: table.turn_message(), 30, "the first board")
     assert "⏱" in table.turn_message().content  # the clocks are shown
 

@@ -25,8 +25,25 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+#: the modules whose tests run on both backends (the store and session suites)
+BOTH_BACKENDS = ("sqlite", pytest.param("postgres", marks=pytest.mark.postgres))
+
+
+def pytest_generate_tests(metafunc):
+    if getattr(metafunc.module, "BACKENDS", None) == "both" and "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", BOTH_BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def db_path(tmp_path):
+def backend(request) -> str:
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def db_path(tmp_path, backend, request):
+    """Where the database lives: a SQLite file, or a fresh PostgreSQL database's URL."""
+    if backend == "postgres":
+        return request.getfixturevalue("postgres_url")
     return tmp_path / "stolik.sqlite3"
 
 

@@ -14,6 +14,9 @@ from session.clocks import DAY, Pace, Quiet, parse_pace, reminder_times, turn_st
 from session.errors import SessionError
 from session.service import Sessions
 
+#: the session suite runs on SQLite and on PostgreSQL
+BACKENDS = "both"
+
 CH = 40
 
 
@@ -369,7 +372,7 @@ async def test_computer_seats_move_again_after_a_restart(sessions, db_path, cloc
             break
         async def no_computers(outcome):
             return outcome
-        monkeypatch.setattr(sessions, "_run_computer_players", no_computers)
+        monkeypatch.setattr(sessions, "run_computer_players", no_computers)
         row = (await sessions.act(row.id, 1, game.legal_actions(state, seat)[0])).session
         monkeypatch.undo()
     restarted = AsyncPlay(Sessions(sessions.db, clock=clock))

@@ -115,6 +115,13 @@ async def test_every_command_name_and_description_is_translated_validly(tmp_path
                     app_commands.locale_str(param.name), locale,
                     app_commands.TranslationContext(loc.parameter_name, param))
                 assert pname and pname == pname.lower(), (command.qualified_name, param.name)
+                for choice in param.choices:
+                    shown = await translator.translate(
+                        choice._locale_name or app_commands.locale_str(choice.name), locale,
+                        app_commands.TranslationContext(loc.choice_name, choice))
+                    # every choice has a name in the user's language, never the raw id
+                    assert shown and shown != choice.value, (command.qualified_name, choice)
+                    assert len(shown) <= 100
     finally:
         await client.db.close()
     assert catalog("en").get("cmd.game.name") is None  # English lives in the code

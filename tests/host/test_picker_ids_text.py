@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import string
 
 import pytest
 
 from session import ids
-from session.i18n import LANGUAGES, LOCALES_DIR, catalog, language, t
+from session.i18n import LANGUAGES, LOCALES_DIR, catalog, language, t, template_fields
 from session.picker import MENU_SIZE, step
 
 PLACEMENTS = [f"place {c}{r} {d}" for c in "ABCDEFGHI" for r in range(1, 10) for d in ("Q", "R")]
@@ -66,7 +65,7 @@ def test_malformed_ids_are_rejected(bad):
 
 
 def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    return template_fields(template)
 
 
 def test_every_language_has_every_english_key_with_the_same_fields():

@@ -45,3 +45,34 @@ def test_clock_line_and_link():
     assert present.clock_line(r, now, "en") == "⏱ Ala 1d 0h ⏳ · Bo 1h 00m"
     assert present.clock_line(row(), now, "en") == ""
     assert present.link(r) == "https://discord.com/channels/9/8/77"
+
+
+async def test_every_board_and_hand_is_described_in_words_in_the_readers_language():
+    import engines
+    from session.service import Notice
+
+    game = engines.get("kingdomino")
+    state = game.setup(2, {}, seed=4)
+    seat = game.to_act(state)[0]
+    code = game.legal_actions(state, seat)[0]
+    state, _ = game.apply(state, seat, code)
+    r = row(status="active", seats=[SeatRow(0, 1, "Ala"), SeatRow(1, 2, "Bo")])
+    notices = [Notice("notice.played", {"seat": seat, "action": "x"})]
+    for lang, words in (("en", ("Kingdomino", "To move:", "Scores:")),
+                        ("pl", ("Plansza", "Ruch:", "Wyniki:")),
+                        ("uk", ("Дошка", "Хід:", "Рахунок:"))):
+        spec = await present.turn_message(r, state, notices, lang)
+        assert spec.image is not None and spec.description
+        assert all(word in spec.description for word in words), spec.description
+        to_move = r.seats[game.to_act(state)[0]].name
+        assert to_move in spec.description and "<@" not in spec.description
+        hand = await present.hand_message(r, state, 0, lang)
+        assert hand.description and "Ala" in hand.description
+    final = await present.turn_message(row(result={"ranking": [[0], [1]], "totals": [3, 0],
+                                                   "breakdown": [[], []]}), state, [], "en")
+    assert final.description and "Final scores" in final.description
+
+
+def test_alt_text_fits_discords_limit_and_drops_mentions():
+    text = present.alt_text(["To move: Ala (<@123>)", "x" * 3000])
+    assert len(text) == present.MAX_DESCRIPTION and "<@" not in text

@@ -11,6 +11,9 @@ from db import Database
 from engines.base import GameError, IllegalAction, MalformedAction, NotYourTurn
 from session.service import SessionError, Sessions, parse_variants
 
+#: the session suite runs on SQLite and on PostgreSQL
+BACKENDS = "both"
+
 CH = 10
 
 

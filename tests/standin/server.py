@@ -83,12 +83,17 @@ class Attachment:
     filename: str
     data: bytes
     content_type: str
+    #: alt text, from the ``attachments`` entry of ``payload_json`` that names this upload
+    description: str | None = None
 
     def payload(self, base: str, channel_id: int) -> dict[str, Any]:
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data),
+        data = {"id": str(self.id), "filename": self.filename, "size": len(self.data),
                 "url": f"{base}/attachments/{channel_id}/{self.id}/{self.filename}",
                 "proxy_url": f"{base}/attachments/{channel_id}/{self.id}/{self.filename}",
                 "content_type": self.content_type}
+        if self.description is not None:
+            data["description"] = self.description
+        return data
 
 
 @dataclass
@@ -678,6 +683,11 @@ class Discord:
             for attachment in files:
                 if attachment.filename.endswith(".png") and attachment.data.startswith(b"\x89PNG"):
                     attachment.content_type = "image/png"
+            # a new upload is named in payload_json's attachments by its index among the files
+            for entry in (body or {}).get("attachments") or []:
+                index = str(entry.get("id"))
+                if index.isdigit() and int(index) < len(files):
+                    files[int(index)].description = entry.get("description")
             return body, files
         raw = await request.read()
         if not raw:
@@ -774,6 +784,9 @@ class Discord:
                         errors.append("placeholder over 150")
         if len(files) > 10 or any(len(f.data) > 10 * 1024 * 1024 for f in files):
             errors.append("attachments: too many or too large")
+        for f in files:
+            if len(f.description or "") > 1024:
+                errors.append(f"attachments: description of {f.filename} over 1024")
         if not content and not files and not rows and not body.get("embeds") \
                 and "attachments" not in body:
             errors.append("cannot send an empty message")

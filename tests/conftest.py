@@ -1,0 +1,33 @@
+"""Fixtures every test folder may use: a real PostgreSQL server for ``postgres`` tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from tests.pg import PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway server per test run. In CI (``CI=true``) a server that cannot start is
+    a failure, never a skip; elsewhere the ``postgres`` tests skip with the reason."""
+    server = PostgresServer()
+    try:
+        server.start()
+    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
+        detail = getattr(exc, "stderr", "") or ""
+        server.stop()
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"PostgreSQL test server did not start: {exc} {detail}")
+        pytest.skip(f"PostgreSQL test server did not start: {exc} {detail}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """A fresh, empty database on the test server."""
+    return postgres_server.new_database()

@@ -1,0 +1,80 @@
+"""A throwaway PostgreSQL server for the tests: ``initdb`` in a temporary folder, a unix
+socket in that folder (no TCP port to collide on), run as the ``postgres`` system user when
+the tests run as root (PostgreSQL refuses root). One server per test session; each test gets
+a fresh database on it.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+PORT = 5432  # only names the socket file inside our own folder
+
+
+def find_bin(name: str) -> str | None:
+    """A PostgreSQL program: on PATH, or in Debian's versioned folder (newest first)."""
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if os.access(os.path.join(folder, name), os.X_OK):
+            return os.path.join(folder, name)
+    return shutil.which(name)
+
+
+class PostgresServer:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.fsync = fsync  # tests need no durability; benchmarks measure it
+        self.root = Path(tempfile.mkdtemp(prefix="stolik-pg-"))
+        self.data = self.root / "data"
+        self.socket_dir = self.root
+        self._names = itertools.count(1)
+        self._demote: Callable[[], None] | None = None
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(args, check=True, capture_output=True, text=True,
+                              preexec_fn=self._demote, cwd=self.root, timeout=120)
+
+    def start(self) -> PostgresServer:
+        initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
+        if not (initdb and pg_ctl):
+            raise RuntimeError("PostgreSQL is not installed (initdb/pg_ctl not found)")
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.root, user.pw_uid, user.pw_gid)
+
+            def demote() -> None:
+                os.setgid(user.pw_gid)
+                os.setuid(user.pw_uid)
+
+            self._demote = demote
+        self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                  "--locale=C", "--no-sync")
+        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
+                   f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
+        self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
+                  "-w", "-t", "60", "start")
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@/{database}?host={self.socket_dir}&port={PORT}"
+
+    def new_database(self) -> str:
+        """A fresh empty database; returns its URL."""
+        name = f"t{os.getpid()}_{next(self._names)}"
+        psql = find_bin("psql")
+        assert psql is not None
+        self._run(psql, "-h", str(self.socket_dir), "-p", str(PORT), "-U", "postgres", "-d",
+                  "postgres", "-q", "-c", f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        pg_ctl = find_bin("pg_ctl")
+        if pg_ctl and (self.data / "postmaster.pid").exists():
+            self._run(pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
