@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
 DEFAULT_DB = "stolik.sqlite3"
@@ -53,7 +54,55 @@ def render_workers() -> int:
     return int(value) if value else min(2, os.cpu_count() or 1)
 
 
-def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
+class BadSetting(ValueError):
+    """A setting that cannot be used; the message says which and why."""
+
+
+def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | None, list[int] | None]:
+    """``STOLIK_SHARD_COUNT`` and ``STOLIK_SHARD_IDS`` -> (shard_count, shard_ids).
+
+    Neither set: (None, None), one process with every shard Discord recommends. A count alone:
+    this process runs all of them. Ids (``0,1`` or ``0-3``, or both mixed) need a count: this
+    process runs those shards and other processes run the rest (each guild's events arrive on
+    shard ``(guild_id >> 22) % count``, DMs on shard 0).
+    """
+    count_text, ids_text = (count_text or "").strip(), (ids_text or "").strip()
+    if not count_text:
+        if ids_text:
+            raise BadSetting("STOLIK_SHARD_IDS needs STOLIK_SHARD_COUNT (the total over all processes)")
+        return None, None
+    try:
+        count = int(count_text)
+    except ValueError:
+        raise BadSetting(f"STOLIK_SHARD_COUNT must be a whole number, not {count_text!r}") from None
+    if count < 1:
+        raise BadSetting(f"STOLIK_SHARD_COUNT must be at least 1, not {count}")
+    if not ids_text:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            span = range(int(first), int(last) + 1) if dash else range(int(first), int(first) + 1)
+        except ValueError:
+            raise BadSetting(f"STOLIK_SHARD_IDS: {part.strip()!r} is not a shard id or a range a-b") from None
+        if not span:
+            raise BadSetting(f"STOLIK_SHARD_IDS: the range {part.strip()!r} is empty")
+        for shard_id in span:
+            if not 0 <= shard_id < count:
+                raise BadSetting(f"STOLIK_SHARD_IDS: shard {shard_id} is outside 0-{count - 1} "
+                                 f"(STOLIK_SHARD_COUNT={count})")
+            ids.add(shard_id)
+    return count, sorted(ids)
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard a guild's events arrive on (Discord's rule); DMs arrive on shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
+             shard_count: int | None = None, shard_ids: list[int] | None = None):
     import discord
     from discord.ext import commands
 
@@ -63,16 +112,31 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
     from session.service import Sessions
     from session.testclock import clock_from_env
 
-    class StolikBot(commands.Bot):
+    class StolikBot(commands.AutoShardedBot):
+        def owns(self, guild_id: int | None) -> bool:
+            """Whether this process runs the guild's shard: its timers and start-up recovery
+            are this process's (any process can still answer any interaction: the database,
+            not this process, keeps each game consistent)."""
+            if self.shard_ids is None or self.shard_count is None:
+                return True
+            return shard_of(guild_id, self.shard_count) in self.shard_ids
+
         async def setup_hook(self) -> None:
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
                                      clock=clock_from_env())
             self.host = Host(self, self.sessions)
+            self.host.play.owns = self.owns
+            # games that ended just before a stop, not yet in the stats and ratings
+            counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
+            if counted:
+                logging.info("counted %d ended games in the standings", counted)
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
+            if shard_ids is not None and 0 not in shard_ids:
+                return  # the commands are one set for the whole bot: shard 0's process syncs
             guild = discord.Object(sync_guild) if sync_guild else None
             if guild:
                 self.tree.copy_global_to(guild=guild)
@@ -94,8 +158,12 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30):
                 await self.db.close()
 
     # nothing pings unless a message says so (turn starts, reminders: see cogs/host.py)
+    # unset: every shard in this process (discord.py asks Discord for the count)
+    shards: dict[str, Any] = {"shard_count": shard_count}
+    if shard_ids is not None:
+        shards["shard_ids"] = shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                     allowed_mentions=discord.AllowedMentions.none())
+                     allowed_mentions=discord.AllowedMentions.none(), **shards)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,13 +190,22 @@ def main(argv: list[str] | None = None) -> int:
         print("Set DISCORD_TOKEN (in the environment or a .env file) to your bot's token "
               "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
         return 2
+    try:
+        shard_count, shard_ids = shard_settings(os.environ.get("STOLIK_SHARD_COUNT"),
+                                                os.environ.get("STOLIK_SHARD_IDS"))
+    except BadSetting as bad:
+        print(bad, file=sys.stderr)
+        return 2
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
     from session import present
 
     present.use_render_processes(render_workers())
     guild = os.environ.get("STOLIK_GUILD")
     idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
-    bot = make_bot(db_path, int(guild) if guild else None, idle_days)
+    bot = make_bot(db_path, int(guild) if guild else None, idle_days,
+                   shard_count=shard_count, shard_ids=shard_ids)
+    if shard_ids is not None:
+        logging.info("running shards %s of %d", shard_ids, shard_count)
     try:
         bot.run(token, log_handler=None)
     finally:

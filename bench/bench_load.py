@@ -1,7 +1,11 @@
 """Load: many concurrent games against the real bot process through the Discord stand-in.
 
     python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
-                               [--render-workers N]
+                               [--render-workers N] [--shards N] [--postgres | --db URL]
+
+``--shards N`` runs the bot as N processes, one shard each (``STOLIK_SHARD_COUNT`` /
+``STOLIK_SHARD_IDS``), the games spread over N guilds, one on each shard; ``--postgres`` puts
+the bot on a throwaway PostgreSQL server (tests/pg.py) instead of a SQLite file.
 
 Each game has its own channel; its simulated players click as fast as the bot answers (the
 next click as soon as the new board is up). Reports, for the bot (a separate ``python bot.py``):
@@ -70,20 +74,64 @@ async def play(table: Table, game_id: str, stop_at: float, board_times: list[flo
     return moves
 
 
+class Bots:
+    """The bot's processes (one, or one per shard), measured together."""
+
+    def __init__(self, processes: list[BotProcess]) -> None:
+        self.processes_ = processes
+
+    async def start(self) -> None:
+        for process in self.processes_:  # shard 0 first: it syncs the commands
+            await process.start(120)
+
+    async def stop(self) -> None:
+        for process in self.processes_:
+            await process.stop()
+
+    @property
+    def pid(self) -> str:
+        return ", ".join(str(p.pid) for p in self.processes_)
+
+    def cpu_seconds(self, *, tree: bool = False) -> float:
+        return sum(p.cpu_seconds(tree=tree) for p in self.processes_)
+
+    def memory(self, *, tree: bool = False) -> dict[str, int]:
+        out = {"VmRSS": 0, "VmHWM": 0}
+        for p in self.processes_:
+            for key, value in p.memory(tree=tree).items():
+                out[key] += value
+        return out
+
+    def processes(self) -> list[int]:
+        return [pid for p in self.processes_ for pid in p.processes()]
+
+
 async def run(games: int, seconds: float, game_id: str, players: int,
-              render_workers: str | None = None) -> None:
-    discord = await Discord(channels=games, heartbeat_interval=HEARTBEAT).start()
+              render_workers: str | None = None, shards: int = 0, db: str | None = None) -> None:
+    discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT)
+    if shards:
+        discord.required_shards = shards
+        guilds = [discord.add_guild(f"shard {n}", shard=(n, shards)) for n in range(shards)]
+        for n in range(games):
+            discord.add_channel(f"table-{n + 1}", guild_id=guilds[n % shards])
+    await discord.start()
     workdir = Path(tempfile.mkdtemp(prefix="stolik-load-"))
     env = {"STOLIK_RENDER_WORKERS": render_workers} if render_workers is not None else {}
-    bot = BotProcess(discord, workdir / "load.sqlite3", workdir, extra_env=env)
+    target: Path | str = db or workdir / "load.sqlite3"  # a file, or a postgresql:// URL
+    if shards:
+        env["STOLIK_GUILD"] = ""  # commands for every guild (global), synced by shard 0
+        bots = Bots([BotProcess(discord, target, workdir, extra_env=env, log_name=f"shard{n}.log",
+                                shard_ids=[n], shard_count=shards) for n in range(shards)])
+    else:
+        bots = Bots([BotProcess(discord, target, workdir, extra_env=env)])
     try:
-        await measure(discord, bot, games, seconds, game_id, players)
+        await measure(discord, bots, games, seconds, game_id, players)
     finally:
-        await bot.stop()  # also when something failed: no bot left running
+        await bots.stop()  # also when something failed: no bot left running
         await discord.stop()
 
 
-async def measure(discord: Discord, bot: BotProcess, games: int, seconds: float, game_id: str,
+async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_id: str,
                   players: int) -> None:
     await bot.start()
     print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play")
@@ -116,7 +164,7 @@ async def measure(discord: Discord, bot: BotProcess, games: int, seconds: float,
     tree_cpu = bot.cpu_seconds(tree=True) - tree1
     memory = bot.memory()
     tree_memory = bot.memory(tree=True)
-    workers = len(bot.processes()) - 1
+    workers = len(bot.processes()) - len(bot.processes_)
     moves = sum(counts)
     played = [i for k, i in discord.interactions.items() if k not in inter_before]
     first = [i.latency for i in played if i.latency is not None]
@@ -157,8 +205,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--render-workers", default=None,
                         help="STOLIK_RENDER_WORKERS for the bot (0: render in a thread)")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="run the bot as this many processes, one shard each")
+    parser.add_argument("--db", default=None, help="the bot's database: a path or postgresql:// URL")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL server (tests/pg.py) for the bot")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers))
+    if args.postgres:
+        from tests.pg import PostgresServer
+
+        server = PostgresServer().start()
+        try:
+            asyncio.run(run(args.games, args.seconds, args.game, args.players,
+                            args.render_workers, args.shards, server.new_database()))
+        finally:
+            server.stop()
+        return
+    asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers,
+                    args.shards, args.db))
 
 
 if __name__ == "__main__":

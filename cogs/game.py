@@ -415,15 +415,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.followup.send(
             present.stats_text(who.display_name, stats, lang_of(interaction)), ephemeral=True)
 
-    @app_commands.command(name="leaderboard", description="Ratings (Elo) for one game")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="leaderboard",
+                          description="Ratings for one game (openskill), on this server or everywhere")
+    @app_commands.describe(game="Which game",
+                           everywhere="Every server together (default: this server)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          everywhere: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(thinking=True)
-        board = await host.play.leaderboard(game)
+        # outside a server (a DM) there is only the table of every server
+        everywhere = everywhere or interaction.guild_id is None
+        board = await host.play.leaderboard(game, None if everywhere else interaction.guild_id)
         await interaction.followup.send(
-            present.leaderboard_text(game, board, lang_of(interaction)),
+            present.leaderboard_text(game, board, lang_of(interaction), everywhere=everywhere),
             allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="replay", description="A game's boards as an animation and its "

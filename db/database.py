@@ -43,6 +43,8 @@ MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 LOCK_WAIT = 2.0
 #: the lock key PostgreSQL migrations run under (any constant; "stolik" in ASCII)
 MIGRATION_LOCK = 0x73746F6C696B
+#: how long a starting process waits for another one's migration
+MIGRATION_WAIT = 120.0
 
 
 class StoreError(Exception):
@@ -305,10 +307,10 @@ class SqliteDatabase(Database):
         row = await self.fetchone("PRAGMA user_version")
         return int(row[0])
 
-    async def _begin(self, conn: aiosqlite.Connection) -> None:
+    async def _begin(self, conn: aiosqlite.Connection, wait: float | None = None) -> None:
         """BEGIN IMMEDIATE, retried without blocking the event loop while another process
-        writes; :class:`StoreBusy` after ``lock_wait`` seconds."""
-        give_up = time.monotonic() + self.lock_wait
+        writes; :class:`StoreBusy` after ``wait`` (default ``lock_wait``) seconds."""
+        give_up = time.monotonic() + (self.lock_wait if wait is None else wait)
         while True:
             try:
                 await conn.execute("BEGIN IMMEDIATE")
@@ -413,7 +415,7 @@ async def migrate(db: Database) -> int:
     conn = db.conn
     current = 0
     for version, sql in migrations("sqlite"):
-        await db._begin(conn)
+        await db._begin(conn, MIGRATION_WAIT)
         try:
             row = await (await conn.execute("PRAGMA user_version")).fetchone()
             current = int(row[0]) if row else 0
@@ -523,6 +525,8 @@ class PostgresDatabase(Database):
         current = 0
         for version, sql in migrations("postgres"):
             async with self.transaction() as tx:
+                # another process may be migrating: wait for it, however long it takes
+                await tx.execute(f"SET LOCAL lock_timeout = {int(MIGRATION_WAIT * 1000)}")
                 await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
                 await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
                 row = await tx.fetchone("SELECT MAX(version) FROM schema_version")

@@ -302,12 +302,15 @@ class Store:
                     first = count
             return first
 
-    async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str) -> None:
+    async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str,
+                  *, ended_by: int | None = None) -> None:
+        """``ended_by``: who ran /game abandon (the game counts as that player's loss)."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE sessions SET status = ?, result = ?, finished_at = ?, updated_at = ?"
-                " WHERE id = ?",
-                (status, json.dumps(result) if result is not None else None, now, now, session_id),
+                "UPDATE sessions SET status = ?, result = ?, finished_at = ?, updated_at = ?,"
+                " ended_by = ? WHERE id = ?",
+                (status, json.dumps(result) if result is not None else None, now, now, ended_by,
+                 session_id),
             )
 
     async def set_turn_message(self, session_id: int, message_id: int | None) -> None:
@@ -448,12 +451,3 @@ class Store:
             "SELECT MAX(fired_at) FROM timers WHERE session_id = ? AND seat = ?"
             " AND kind = 'absent' AND fired_at IS NOT NULL", (session_id, seat))
         return row[0] if row else None
-
-    async def forfeited(self, user_id: int) -> list[SessionRow]:
-        """Abandoned games the user may have abandoned while playing (a loss for them)."""
-        rows = await self.db.fetchall(
-            self._select_sessions(
-                "JOIN seats t ON t.session_id = s.id WHERE t.user_id = ?"
-                " AND s.status = 'abandoned' AND s.result IS NOT NULL"
-                " ORDER BY s.finished_at, s.id"), (user_id,))
-        return self._rows(rows)

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -37,9 +37,6 @@ log = logging.getLogger(__name__)
 #: choices on a timed-out player's vote
 TIMEOUT_CHOICES = ("skip", "computer", "wait")
 #: Elo: start, K factor, and how many games make a rating count on the leaderboard
-ELO_START = 1000.0
-ELO_K = 32.0
-RANKED_AFTER = 3
 
 
 @dataclass
@@ -54,10 +51,21 @@ class TimerEvent:
     timer_id: int | None = None  # the timer that fired (None: found at start-up)
 
 
+#: a timer of another process's shard is fired here when that long overdue (its process is down)
+OWNER_GRACE = timedelta(seconds=30)
+#: how often to look again while a due timer waits for its own process
+OWNER_POLL = 1.0
+
+
 class AsyncPlay:
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
         self.store = sessions.store
+        #: whether this process serves a guild's timers and start-up recovery (sharding: the
+        #: process that runs the guild's shard; see bot.py)
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
+        #: a due timer was left to its owner in the last pass (so the loop must not spin on it)
+        self.left_to_owner = False
 
     # --- undo --------------------------------------------------------------------------
     @tells_store_failures
@@ -119,10 +127,11 @@ class AsyncPlay:
                 result = s.result(engines.get(row.game_id), await s.state(row))
                 if seat is not None:
                     result["forfeit"] = seat
-            await self.store.end(row.id, "abandoned", result, s.now())
+            await self.store.end(row.id, "abandoned", result, s.now(), ended_by=user_id)
             await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
                                    (row.id,))])
             s.forget_state(row.id)
+            await s.standings.record(row.id, s.now())  # a player's abandon is their loss
             by = row.seats[seat].name if seat is not None else str(user_id)
             return Outcome(await s.session(row.id),
                            [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
@@ -308,7 +317,14 @@ class AsyncPlay:
         s = self.sessions
         now = s.now()
         events: list[TimerEvent] = []
+        self.left_to_owner = False
         for timer in await self.store.due_timers(now):
+            overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
+            if overdue < OWNER_GRACE and not self.owns(await self._guild_of(timer["session_id"])):
+                # another process's shard: its dispatcher fires it, unless that process seems
+                # down (the claim keeps a timer from firing twice either way)
+                self.left_to_owner = True
+                continue
             try:
                 event = await self._claim_and_fire(timer, now)
             except GameError as exc:  # one game's failure (storage, a damaged row) is its own
@@ -383,6 +399,9 @@ class AsyncPlay:
             outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
         return TimerEvent("skipped", outcome.session, event.seat, outcome)
 
+    async def _guild_of(self, session_id: int) -> int | None:
+        return (await self.sessions.session(session_id)).guild_id
+
     async def recover(self) -> list[TimerEvent]:
         """At start-up: what a stop may have left half done. Computer seats whose turn came
         just before the stop move now; a player whose time ran out is put to the vote again
@@ -404,7 +423,7 @@ class AsyncPlay:
             # read under the lock: another process starting at the same time may have moved
             # the computer seats already (then there is nothing left to do)
             row = await s.session(session_id)
-            if row.status != "active":
+            if row.status != "active" or not self.owns(row.guild_id):
                 return []
             outcome = await s.run_computer_players(Outcome(row))
         if outcome.session.version != row.version:
@@ -447,6 +466,8 @@ class AsyncPlay:
             if nxt:
                 wait = max(0.0, min(poll, (datetime.fromisoformat(nxt) - self.sessions.clock())
                                     .total_seconds()))
+            if self.left_to_owner:
+                wait = max(wait, OWNER_POLL)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=wait or 0.05)
 
@@ -490,34 +511,14 @@ class AsyncPlay:
         return out
 
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
-        """Per game type: games, wins and average score, in this server and everywhere."""
-        out: dict[str, dict[str, Any]] = {}
-        for row in [*await self.store.finished(), *await self.store.forfeited(user_id)]:
-            seat = row.seat_of(user_id)
-            if seat is None or not row.result:
-                continue
-            if row.status == "abandoned" and row.result.get("forfeit") != seat:
-                continue  # an abandoned game counts only as the abandoning player's loss
-            for scope in ("global", "server") if row.guild_id == guild_id else ("global",):
-                entry = out.setdefault(f"{scope}:{row.game_id}",
-                                       {"games": 0, "wins": 0, "points": 0})
-                entry["games"] += 1
-                entry["wins"] += row.status == "finished" and seat in row.result["ranking"][0]
-                entry["points"] += row.result["totals"][seat]
-        for entry in out.values():
-            entry["average"] = round(entry["points"] / entry["games"], 1)
-        return out
+        """Per game type: games, wins and average score, in this server and everywhere (kept
+        rows: see session/standings.py)."""
+        return await self.sessions.standings.stats(user_id, guild_id)
 
-    async def ratings(self, game_id: str) -> dict[int, tuple[float, int]]:
-        """Elo per user for one game type, recomputed from every finished game in order."""
-        return elo_ratings(await self.store.finished(game_id))
-
-    async def leaderboard(self, game_id: str, limit: int = 10) -> list[tuple[int, float, int]]:
-        """(user, rating, games) best first; players with fewer than RANKED_AFTER games are
-        not ranked, so one lucky game does not top the table."""
-        ratings = await self.ratings(game_id)
-        ranked = [(u, r, g) for u, (r, g) in ratings.items() if g >= RANKED_AFTER]
-        return sorted(ranked, key=lambda x: (-x[1], -x[2], x[0]))[:limit]
+    async def leaderboard(self, game_id: str, guild_id: int | None = None,
+                          limit: int = 10) -> list[tuple[int, float, int]]:
+        """(user, rating, rated games) best first, in one server or (None) everywhere."""
+        return await self.sessions.standings.leaderboard(game_id, guild_id, limit)
 
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
@@ -586,31 +587,3 @@ def parse_quiet(text: str) -> tuple[int | None, int | None]:
     if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
         raise SessionError("error.bad_quiet", f"bad quiet hours {text!r}", quiet=text)
     return start, end
-
-
-def elo_ratings(rows: list[SessionRow]) -> dict[int, tuple[float, int]]:
-    """Multiplayer Elo: each finished game is a round robin of pairwise results between its
-    human players (a better place wins, a shared place draws), K split over opponents."""
-    ratings: dict[int, float] = {}
-    games: dict[int, int] = {}
-    for row in rows:
-        if not row.result:
-            continue
-        place = {seat: p for p, group in enumerate(row.result["ranking"]) for seat in group}
-        humans = [(s.user_id, s.seat) for s in row.seats if s.user_id is not None]
-        if len(humans) < 2:
-            continue
-        deltas = {u: 0.0 for u, _ in humans}
-        k = ELO_K / (len(humans) - 1)
-        for u, a in humans:
-            for v, b in humans:
-                if u == v:
-                    continue
-                ra, rb = ratings.get(u, ELO_START), ratings.get(v, ELO_START)
-                expected = 1 / (1 + 10 ** ((rb - ra) / 400))
-                score = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
-                deltas[u] += k * (score - expected)
-        for u, _ in humans:
-            ratings[u] = ratings.get(u, ELO_START) + deltas[u]
-            games[u] = games.get(u, 0) + 1
-    return {u: (round(r, 1), games[u]) for u, r in ratings.items()}

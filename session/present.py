@@ -513,17 +513,23 @@ def stats_text(name: str, stats: dict[str, dict[str, Any]], lang: str) -> str:
     for key in sorted(stats):
         scope, game_id = key.split(":", 1)
         entry = stats[key]
-        lines.append(t(lang, "ui.stats_line", scope=t(lang, f"ui.scope_{scope}"),
-                       game=t(lang, f"game.{game_id}"), games=entry["games"],
-                       wins=entry["wins"], average=entry["average"]))
+        line = t(lang, "ui.standings_stats_line", scope=t(lang, f"ui.scope_{scope}"),
+                 game=t(lang, f"game.{game_id}"), games=entry["games"], wins=entry["wins"],
+                 abandoned=entry["abandoned"], average=entry["average"])
+        if entry.get("rating") is not None:
+            line += t(lang, "ui.standings_stats_rating", rating=entry["rating"])
+        lines.append(line)
     return _clip(lines)
 
 
-def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: str) -> str:
+def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: str, *,
+                     everywhere: bool = False) -> str:
+    scope = "everywhere" if everywhere else "server"
+    game = t(lang, f"game.{game_id}")
     if not board:
-        return t(lang, "ui.leaderboard_empty", game=t(lang, f"game.{game_id}"))
-    lines = [t(lang, "ui.leaderboard_title", game=t(lang, f"game.{game_id}"))]
+        return t(lang, f"ui.standings_empty_{scope}", game=game)
+    lines = [t(lang, f"ui.standings_title_{scope}", game=game)]
     for place, (user, rating, games) in enumerate(board, 1):
-        lines.append(t(lang, "ui.leaderboard_line", place=place, player=f"<@{user}>",
-                       rating=round(rating), games=games))
+        lines.append(t(lang, "ui.standings_line", place=place, player=f"<@{user}>",
+                       rating=f"{rating:.1f}", games=games))
     return _clip(lines)

@@ -38,6 +38,7 @@ from session.clocks import (
     turn_starts,
 )
 from session.errors import SessionError
+from session.standings import Standings
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +164,7 @@ class Sessions:
         self.idle_after = idle_after
         self.db = db
         self.store = Store(db)
+        self.standings = Standings(db)
         self.clock = clock
         self.seed_source = seed_source
         # session id -> (version, state); the version makes a state cached by this process
@@ -443,6 +445,8 @@ class Sessions:
         except StaleVersion:
             self.forget_state(row.id)
             raise SessionError("error.stale", "this move is no longer available") from None
+        if over:
+            await self.standings.record(row.id, self.now())
         if not game.meta.hidden_information and not says_the_move(events, seat):
             # in games with secrets a move may be one (a hidden pick): only the engine's
             # public events describe those; a move the engine tells itself is said once
@@ -581,8 +585,9 @@ class Sessions:
             if row.status == "active":
                 game = engines.get(row.game_id)
                 result = self.result(game, await self.state(row))
-            await self.store.end(row.id, "abandoned", result, self.now())
+            await self.store.end(row.id, "abandoned", result, self.now(), ended_by=user_id)
             self.forget_state(row.id)
+            await self.standings.record(row.id, self.now())
             by = next((s.name for s in row.seats if s.user_id == user_id), str(user_id))
             return Outcome(await self.session(row.id),
                            [Notice("notice.abandoned", {"game": row.game_id, "player": by})])

@@ -29,5 +29,5 @@ def postgres_server():
 
 @pytest.fixture
 def postgres_url(postgres_server) -> str:
-    """A fresh, empty database on the test server."""
-    return postgres_server.new_database()
+    """A fresh, empty schema on the test server (see tests/pg.py)."""
+    return postgres_server.new_schema()

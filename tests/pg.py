@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL server for the tests: ``initdb`` in a temporary folder, a unix
 socket in that folder (no TCP port to collide on), run as the ``postgres`` system user when
 the tests run as root (PostgreSQL refuses root). One server per test session; each test gets
-a fresh database on it.
+a fresh, empty schema of its own (``search_path`` in its URL: as isolated as a new database for
+our unqualified SQL, and ~1 ms instead of the ~0.5-1 s a ``CREATE DATABASE`` takes); a test
+that changes database-wide settings asks for a whole database.
 """
 
 from __future__ import annotations
@@ -64,14 +66,24 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}&port={PORT}"
 
-    def new_database(self) -> str:
-        """A fresh empty database; returns its URL."""
-        name = f"t{os.getpid()}_{next(self._names)}"
+    def _sql(self, sql: str) -> None:
         psql = find_bin("psql")
         assert psql is not None
         self._run(psql, "-h", str(self.socket_dir), "-p", str(PORT), "-U", "postgres", "-d",
-                  "postgres", "-q", "-c", f"CREATE DATABASE {name}")
+                  "postgres", "-q", "-c", sql)
+
+    def new_database(self) -> str:
+        """A fresh empty database; returns its URL."""
+        name = f"t{os.getpid()}_{next(self._names)}"
+        self._sql(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def new_schema(self) -> str:
+        """A fresh empty schema in the ``postgres`` database; returns a URL whose connections
+        use it (asyncpg passes unknown URL parameters on as server settings)."""
+        name = f"s{os.getpid()}_{next(self._names)}"
+        self._sql(f"CREATE SCHEMA {name}")
+        return self.url() + f"&search_path={name}"
 
     def stop(self) -> None:
         pg_ctl = find_bin("pg_ctl")

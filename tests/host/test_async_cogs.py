@@ -138,7 +138,7 @@ async def test_settings_mine_stats_leaderboard_and_log(client):
     assert stats.replies[-1].content == t("en", "ui.stats_empty", player="P1")
     board = inter(client, 1)
     await GameCog.leaderboard.callback(cog, board, "kingdomino")
-    assert board.replies[-1].content == t("en", "ui.leaderboard_empty", game="Kingdomino")
+    assert board.replies[-1].content == t("en", "ui.standings_empty_server", game="Kingdomino")
     game = engines.get("kingdomino")
     state = await client.host.sessions.state(row)
     seat = game.to_act(state)[0]

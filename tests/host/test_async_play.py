@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from db import Database
-from session.async_play import AsyncPlay, elo_ratings, parse_quiet
+from session.async_play import OWNER_GRACE, AsyncPlay, parse_quiet
 from session.clocks import DAY, Pace, Quiet, parse_pace, reminder_times, turn_starts
 from session.errors import SessionError
 from session.service import Sessions
@@ -297,44 +297,6 @@ async def test_mine_lists_my_games_across_channels(sessions):
     assert await play.mine(12345) == []
 
 
-def _finished(user_places: list[list[int]]):
-    from db.store import SeatRow, SessionRow
-
-    rows = []
-    for i, ranking in enumerate(user_places):
-        users = [u for group in ranking for u in group]
-        seats = [SeatRow(n, u, f"U{u}") for n, u in enumerate(sorted(users))]
-        seat_of = {s.user_id: s.seat for s in seats}
-        rows.append(SessionRow(
-            id=i, guild_id=1, channel_id=1, game_id="kingdomino", status="finished",
-            creator_id=1, players=len(seats), options={}, seed=0, state_json=None, version=0,
-            lang="en", turn_message_id=None,
-            result={"ranking": [[seat_of[u] for u in g] for g in ranking],
-                    "totals": [0] * len(seats)},
-            created_at="", updated_at="", finished_at=str(i), seats=seats))
-    return rows
-
-
-def test_elo_rewards_wins_and_shares_draws():
-    ratings = elo_ratings(_finished([[[1], [2]]]))
-    assert ratings[1][0] == 1016.0 and ratings[2][0] == 984.0
-    assert elo_ratings(_finished([[[1, 2]]])) == {1: (1000.0, 1), 2: (1000.0, 1)}
-    three = elo_ratings(_finished([[[1], [2], [3]]]))
-    assert three[1][0] > three[2][0] == 1000.0 > three[3][0]
-
-
-async def test_leaderboard_does_not_rank_one_game_players(sessions, monkeypatch):
-    play = AsyncPlay(sessions)
-    games = _finished([[[1], [2]]] * 3 + [[[3], [1]]])
-
-    async def finished(game_id=None):
-        return games
-
-    monkeypatch.setattr(sessions.store, "finished", finished)
-    board = await play.leaderboard("kingdomino")
-    assert [u for u, _, _ in board] == [1, 2]  # user 3 won their only game but is not ranked
-
-
 async def test_public_log_never_shows_secret_picks(sessions):
     play = AsyncPlay(sessions)
     out = await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="A",
@@ -480,3 +442,21 @@ async def test_undo_puts_every_clock_back_and_takes_back_the_next_players_top_up
         assert (now.bank, now.running_since) == (was.bank, was.running_since)
     timers = await sessions.store.pending_timers(row.id)
     assert {t["seat"] for t in timers if t["kind"] == "timeout"} == {seat}
+
+
+async def test_another_shards_timers_wait_for_its_process_unless_it_seems_down(sessions, clock):
+    """Sharding: each process fires the timers of its own guilds; a timer left that long
+    overdue (its process is down) is fired by any process, still exactly once."""
+    mine, theirs = AsyncPlay(sessions), AsyncPlay(sessions)
+    mine.owns = lambda guild_id: guild_id != 1
+    theirs.owns = lambda guild_id: guild_id == 1
+    await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="A",
+                       players=2, pace="realtime:10")
+    await sessions.join(CH, 2, "B")
+    clock.advance(minutes=5, seconds=1)  # the halfway reminders are due
+    assert await mine.fire_due() == [] and mine.left_to_owner
+    assert await mine.recover() == []  # start-up recovery too is the owner's
+    clock.advance(seconds=OWNER_GRACE.total_seconds() + 1)
+    taken_over = await mine.fire_due()
+    assert [e.kind for e in taken_over] == ["remind"] and not mine.left_to_owner
+    assert await theirs.fire_due() == []  # claimed: never twice

@@ -125,3 +125,39 @@ async def test_every_command_name_and_description_is_translated_validly(tmp_path
     finally:
         await client.db.close()
     assert catalog("en").get("cmd.game.name") is None  # English lives in the code
+
+
+def test_shard_settings_default_to_one_process_with_every_shard():
+    assert bot.shard_settings(None, None) == (None, None)
+    assert bot.shard_settings("4", "") == (4, None)
+    assert bot.shard_settings("4", "0-1") == (4, [0, 1])
+    assert bot.shard_settings(" 8 ", "6, 0-1,7") == (8, [0, 1, 6, 7])
+
+
+@pytest.mark.parametrize(("count", "ids", "says"), [
+    ("", "0", "needs STOLIK_SHARD_COUNT"),
+    ("two", "", "whole number"),
+    ("0", "", "at least 1"),
+    ("2", "2", "outside 0-1"),
+    ("2", "-1", "not a shard id"),
+    ("4", "3-1", "empty"),
+    ("4", "a", "not a shard id"),
+])
+def test_bad_shard_settings_are_refused_with_the_reason(count, ids, says):
+    with pytest.raises(bot.BadSetting, match=says):
+        bot.shard_settings(count, ids)
+
+
+def test_bad_shard_settings_stop_the_bot_before_it_connects(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("STOLIK_SHARD_COUNT", "2")
+    monkeypatch.setenv("STOLIK_SHARD_IDS", "0,2")
+    assert bot.main([]) == 2
+    assert "shard 2 is outside 0-1" in capsys.readouterr().err
+
+
+def test_shard_of_a_guild_is_discords_rule():
+    guild = (1234 << 22) | 99
+    assert bot.shard_of(guild, 2) == 0 and bot.shard_of(guild + (1 << 22), 2) == 1
+    assert bot.shard_of(None, 4) == 0  # DMs

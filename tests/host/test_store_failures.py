@@ -16,6 +16,7 @@ import pytest
 import engines
 from cogs.game import GameCog
 from db import Database
+from db.database import SqliteDatabase
 from session.async_play import AsyncPlay
 from session.errors import SessionError
 from session.i18n import t
@@ -66,22 +67,28 @@ async def test_a_read_only_database_is_told_on_new_and_on_a_click(tmp_path, cloc
     await db.close()
 
 
-async def test_a_read_only_database_keeps_the_move_and_tells_the_player(sessions, caplog):
-    row = await kingdomino(sessions)
-    user, code = await first_move(sessions, row)
-    if sessions.db.dialect == "sqlite":
-        await sessions.db.conn.execute("PRAGMA query_only = ON")
-    else:  # the server's database turned read-only (e.g. a replica after a fail-over)
-        name = await sessions.db.pool.fetchval("SELECT current_database()")
-        await sessions.db.pool.execute(
-            f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
-        await sessions.db.pool.expire_connections()
-    with caplog.at_level(logging.ERROR), pytest.raises(SessionError) as err:
-        await sessions.act(row.id, user, code, row.version)
-    assert err.value.key == "error.store_failed"
-    assert "storage failed" in caplog.text  # and the log says why
-    assert (await sessions.session(row.id)).version == row.version
-    assert await sessions.store.actions(row.id) == []
+async def test_a_read_only_database_keeps_the_move_and_tells_the_player(
+        backend, tmp_path, clock, caplog, request):
+    if backend == "sqlite":
+        target = tmp_path / "ro.sqlite3"
+    else:  # a whole database of its own: its settings change below
+        target = request.getfixturevalue("postgres_server").new_database()
+    async with Database(target) as db:
+        sessions = Sessions(db, clock=clock)
+        row = await kingdomino(sessions)
+        user, code = await first_move(sessions, row)
+        if isinstance(db, SqliteDatabase):
+            await db.conn.execute("PRAGMA query_only = ON")
+        else:  # the server's database turned read-only (e.g. a replica after a fail-over)
+            name = await db.pool.fetchval("SELECT current_database()")
+            await db.pool.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+            await db.pool.expire_connections()
+        with caplog.at_level(logging.ERROR), pytest.raises(SessionError) as err:
+            await sessions.act(row.id, user, code, row.version)
+        assert err.value.key == "error.store_failed"
+        assert "storage failed" in caplog.text  # and the log says why
+        assert (await sessions.session(row.id)).version == row.version
+        assert await sessions.store.actions(row.id) == []
 
 
 @pytest.fixture

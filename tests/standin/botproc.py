@@ -12,16 +12,21 @@ from tests.standin.server import Discord
 
 REPO = Path(__file__).resolve().parents[2]
 #: settings of the developer's environment or .env that must not leak into the bot under test
-_DROP = ("DISCORD_TOKEN", "STOLIK_DB", "STOLIK_GUILD", "STOLIK_DISCORD_API")
+_DROP = ("DISCORD_TOKEN", "STOLIK_DB", "STOLIK_GUILD", "STOLIK_DISCORD_API", "STOLIK_SHARD_COUNT",
+         "STOLIK_SHARD_IDS")
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class BotProcess:
     """Start, kill -9 and restart ``bot.py``; read its CPU time and memory from /proc."""
 
-    def __init__(self, discord: Discord, db_path: Path, workdir: Path, *, log_name: str = "bot.log",
-                 extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, discord: Discord, db_path: Path | str, workdir: Path, *,
+                 log_name: str = "bot.log",
+                 extra_env: dict[str, str] | None = None, shard_ids: list[int] | None = None,
+                 shard_count: int | None = None) -> None:
+        """``shard_ids`` of ``shard_count``: this process runs those shards only (sharding)."""
         self.discord = discord
+        self.shard_ids, self.shard_count = shard_ids, shard_count
         self.db_path = db_path
         self.workdir = workdir
         self.log_path = workdir / log_name
@@ -39,21 +44,34 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items() if k not in _DROP}
         env.update(self.discord.bot_env(str(self.db_path)))
         env.update({"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO)}, **self.extra_env)
+        if self.shard_ids is not None and self.shard_count is not None:
+            env.update({"STOLIK_SHARD_COUNT": str(self.shard_count),
+                        "STOLIK_SHARD_IDS": ",".join(map(str, self.shard_ids))})
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         log.write(f"--- start {self.starts + 1}\n".encode())
         log.flush()
         before = self.discord.current
+        shards_before = dict(self.discord.shard_sessions)
         # cwd is a scratch folder, so a developer's .env is not read
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, str(REPO / "bot.py"), cwd=self.workdir, env=env,
             stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
         log.close()
         self.starts += 1
-        waiter = asyncio.ensure_future(self.discord.wait_for(
-            lambda: self.discord.current is not before and self.discord.current is not None
-            and self.discord.current.conn is not None and self.discord.current.conn.heartbeats,
-            timeout, "the bot to connect"))
+        def connected() -> bool:
+            if self.shard_ids is not None and self.shard_count is not None:
+                # every shard of this process has a new session, up and beating
+                keys = [(shard_id, self.shard_count) for shard_id in self.shard_ids]
+                sessions = [self.discord.shard_sessions.get(key) for key in keys]
+                return all(s is not None and s is not shards_before.get(key) and s.conn is not None
+                           and s.conn.heartbeats for key, s in zip(keys, sessions, strict=True))
+            current = self.discord.current
+            return bool(current is not before and current is not None
+                        and current.conn is not None and current.conn.heartbeats)
+
+        waiter = asyncio.ensure_future(self.discord.wait_for(connected, timeout,
+                                                             "the bot to connect"))
         exited = asyncio.ensure_future(self.proc.wait())
         done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:

@@ -54,6 +54,18 @@ class Snowflakes:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
+    def on_shard(self, shard_id: int, num_shards: int) -> int:
+        """An id whose guild lives on ``shard_id`` of ``num_shards`` (its time bits chosen)."""
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms += (shard_id - ms) % num_shards
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def shard_of(guild_id: int | None, num_shards: int) -> int:
+    """Discord's rule: a guild's events go to shard ``(guild_id >> 22) % num_shards``; events
+    outside guilds (DMs) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % num_shards
+
 
 # --- records -------------------------------------------------------------------------------
 @dataclass
@@ -319,6 +331,8 @@ class GatewaySession:
     events: list[tuple[int, str, Any]] = field(default_factory=list)
     conn: GatewayConn | None = None
     resumes: int = 0
+    #: [shard_id, num_shards] from IDENTIFY ([0, 1] when the bot sent none)
+    shard: tuple[int, int] = (0, 1)
 
 
 @dataclass
@@ -386,6 +400,11 @@ class Discord:
         self.snowflake = Snowflakes()
         self.app_id = self.bot_id = self.snowflake()
         self.guild_id = self.snowflake()
+        #: every guild the bot is in (the first one is :attr:`guild_id`): id -> name
+        self.guilds: dict[int, str] = {self.guild_id: "Stand-in guild"}
+        #: Discord closes an IDENTIFY with fewer shards than this (4011 Sharding required);
+        #: also the count GET /gateway/bot recommends
+        self.required_shards = 1
         self.heartbeat_interval = heartbeat_interval
         self.ack_deadline = ack_deadline
         self.token = "standin-" + secrets.token_hex(8)
@@ -405,7 +424,10 @@ class Discord:
         self.calls: list[Call] = []
         self.violations: list[str] = []
         self.sessions: dict[str, GatewaySession] = {}
+        #: the session identified or resumed last (any shard)
         self.current: GatewaySession | None = None
+        #: the live session of each [shard_id, num_shards]: a guild's events go there
+        self.shard_sessions: dict[tuple[int, int], GatewaySession] = {}
         self.conns: list[GatewayConn] = []
         self.all_conns: list[GatewayConn] = []
         self.gateway_log: list[tuple[float, str]] = []
@@ -422,10 +444,20 @@ class Discord:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def add_channel(self, name: str, *, thread_of: int | None = None) -> int:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+        """Another guild the bot is in; ``shard=(shard_id, num_shards)`` picks an id whose
+        events go to that shard. Add it before the bot connects (no GUILD_CREATE is sent)."""
+        guild_id = self.snowflake.on_shard(*shard) if shard else self.snowflake()
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def add_channel(self, name: str, *, thread_of: int | None = None,
+                    guild_id: int | None = None) -> int:
         channel_id = self.snowflake()
-        self.channels[channel_id] = Channel(channel_id, 11 if thread_of else 0, name, self.guild_id,
-                                            parent_id=thread_of)
+        if thread_of is not None:
+            guild_id = self.channels[thread_of].guild_id
+        self.channels[channel_id] = Channel(channel_id, 11 if thread_of else 0, name,
+                                            guild_id or self.guild_id, parent_id=thread_of)
         self.text_channels.append(channel_id)
         return channel_id
 
@@ -435,6 +467,15 @@ class Discord:
                                "discriminator": "0", "avatar": None, "public_flags": 0}
         self.locales[user_id] = locale
         return user_id
+
+    def dm_channel(self, user_id: int) -> int:
+        """The DM channel between the bot and a user (opened on first use)."""
+        channel = next((c for c in self.channels.values() if c.type == 1 and c.recipient == user_id),
+                       None)
+        if channel is None:
+            channel = Channel(self.snowflake(), 1, recipient=user_id)
+            self.channels[channel.id] = channel
+        return channel.id
 
     def user_payload(self, user_id: int) -> dict[str, Any]:
         return self.users.get(user_id) or {"id": str(user_id), "username": f"user{user_id}",
@@ -517,7 +558,7 @@ class Discord:
         return ws
 
     async def _gateway_op(self, conn: GatewayConn, msg: dict[str, Any]) -> None:
-        op, data = msg.get("op"), msg.get("d")
+        op, data = msg.get("op"), msg.get("d") or {}
         if op == 1:  # heartbeat
             conn.heartbeats.append(time.monotonic())
             await conn.ws.send_json({"op": 11, "d": None, "s": None, "t": None})
@@ -527,21 +568,36 @@ class Discord:
             if data.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
-            session = GatewaySession(secrets.token_hex(16))
+            shard = data.get("shard", [0, 1])
+            if not (isinstance(shard, list) and len(shard) == 2
+                    and all(isinstance(x, int) for x in shard) and 0 <= shard[0] < shard[1]):
+                self.gateway_log.append((time.monotonic(), f"invalid shard {shard!r}"))
+                await conn.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            if shard[1] < self.required_shards:
+                self.gateway_log.append((time.monotonic(), f"sharding required {shard!r}"))
+                await conn.ws.close(code=4011, message=b"Sharding required.")
+                return
+            session = GatewaySession(secrets.token_hex(16), shard=(shard[0], shard[1]))
             self.sessions[session.id] = session
             self.current = session
+            self.shard_sessions.pop(session.shard, None)  # the newest last: it gets the events
+            self.shard_sessions[session.shard] = session
             session.conn = conn
             conn.session = session
-            self.gateway_log.append((time.monotonic(), f"identify {session.id}"))
+            self.gateway_log.append((time.monotonic(), f"identify {session.id} shard {shard}"))
+            guilds = [g for g in self.guilds if shard_of(g, shard[1]) == shard[0]]
             await self.dispatch("READY", {
                 "v": 10, "user": self.users[self.bot_id], "session_id": session.id,
                 "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                "shard": list(session.shard),
                 "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
                 "relationships": [], "presences": [], "session_type": "normal",
                 "geo_ordered_rtc_regions": [], "auth": {}, "user_settings": {},
-            })
-            await self.dispatch("GUILD_CREATE", self.guild_payload())
+            }, session=session)
+            for guild_id in guilds:
+                await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id), session=session)
             conn.identified.set()
         elif op == 6:  # resume
             session = self.sessions.get(data.get("session_id"))
@@ -551,18 +607,31 @@ class Discord:
             session.conn, conn.session = conn, session
             session.resumes += 1
             self.current = session
+            self.shard_sessions.pop(session.shard, None)
+            self.shard_sessions[session.shard] = session
             missed = [e for e in session.events if e[0] > (data.get("seq") or 0)]
             self.gateway_log.append((time.monotonic(), f"resume {session.id} replaying {len(missed)}"))
             for seq, name, payload in missed:
                 await conn.ws.send_json({"op": 0, "s": seq, "t": name, "d": payload})
-            await self.dispatch("RESUMED", {})
+            await self.dispatch("RESUMED", {}, session=session)
             conn.identified.set()
         elif op in (3, 4, 8):  # presence, voice state, request members: accepted, ignored
             return
 
-    async def dispatch(self, name: str, payload: Any) -> bool:
-        """Send a DISPATCH to the bot's session (kept for a resume); False if none is live."""
-        session = self.current
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session that gets a guild's events: the newest one identified for the guild's
+        shard, ``(guild_id >> 22) % num_shards``; DMs go to shard 0."""
+        found = None
+        for (shard_id, num_shards), session in self.shard_sessions.items():
+            if shard_of(guild_id, num_shards) == shard_id:
+                found = session
+        return found
+
+    async def dispatch(self, name: str, payload: Any, *, guild_id: int | None = None,
+                       session: GatewaySession | None = None) -> bool:
+        """Send a DISPATCH (kept for a resume) to ``session``, or else to the session of the
+        guild's shard (``guild_id`` None: a DM's, shard 0); False if none is live."""
+        session = session or self.session_for(guild_id)
         if session is None:
             return False
         session.seq += 1
@@ -594,16 +663,18 @@ class Discord:
         so ``gap - interval`` is how long that loop was busy: its event-loop lag."""
         return [b - a for conn in self.all_conns for a, b in itertools.pairwise(conn.heartbeats)]
 
-    def guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": "2248473465835073",
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
+        everyone = {"id": str(guild_id), "name": "@everyone", "permissions": "2248473465835073",
                     "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                     "flags": 0}
         bot_member = {"user": self.users[self.bot_id], "roles": [], "joined_at": now_iso(),
                       "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None}
-        channels = [c.payload(self) for c in self.channels.values() if c.type == 0]
-        threads = [c.payload(self) for c in self.channels.values() if c.type == 11]
+        mine = [c for c in self.channels.values() if c.guild_id == guild_id]
+        channels = [c.payload(self) for c in mine if c.type == 0]
+        threads = [c.payload(self) for c in mine if c.type == 11]
         return {
-            "id": str(self.guild_id), "name": "Stand-in guild", "icon": None, "splash": None,
+            "id": str(guild_id), "name": self.guilds[guild_id], "icon": None, "splash": None,
             "discovery_splash": None, "owner_id": str(self.bot_id + 1), "afk_channel_id": None,
             "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "roles": [everyone], "emojis": [], "stickers": [],
@@ -840,7 +911,7 @@ class Discord:
                      "bot": self.users[self.bot_id], "redirect_uris": []}
 
     async def _get_gateway(self, call, params, body, files):
-        return 200, {"url": f"ws://127.0.0.1:{self.port}/gateway", "shards": 1,
+        return 200, {"url": f"ws://127.0.0.1:{self.port}/gateway", "shards": self.required_shards,
                      "session_start_limit": {"total": 1000, "remaining": 999,
                                              "reset_after": 86_400_000, "max_concurrency": 1}}
 
@@ -876,8 +947,9 @@ class Discord:
         del self.channels[channel.id]
         self.text_channels.remove(channel.id)
         await self.dispatch("THREAD_DELETE", {"id": str(channel.id), "type": 11,
-                                              "guild_id": str(self.guild_id),
-                                              "parent_id": str(channel.parent_id)})
+                                              "guild_id": str(channel.guild_id),
+                                              "parent_id": str(channel.parent_id)},
+                            guild_id=channel.guild_id)
         return 200, channel.payload(self)
 
     async def _create_thread(self, call, params, body, files):
@@ -890,7 +962,8 @@ class Discord:
             raise HTTPError(400, 50035, "Invalid Form Body", ["name"])
         thread_id = self.add_channel(body["name"], thread_of=parent.id)
         payload = self.channels[thread_id].payload(self)
-        await self.dispatch("THREAD_CREATE", {**payload, "newly_created": True})
+        await self.dispatch("THREAD_CREATE", {**payload, "newly_created": True},
+                            guild_id=parent.guild_id)
         return 201, payload
 
     async def _post_message(self, call, params, body, files):
@@ -936,12 +1009,7 @@ class Discord:
             raise HTTPError(400, 50035, "Invalid Form Body", ["recipient_id"])
         if self.faults.closed_dms.get(user_id) == "create":
             raise HTTPError(403, 50007, "Cannot send messages to this user")
-        channel = next((c for c in self.channels.values() if c.type == 1 and c.recipient == user_id),
-                       None)
-        if channel is None:
-            channel = Channel(self.snowflake(), 1, recipient=user_id)
-            self.channels[channel.id] = channel
-        return 200, channel.payload(self)
+        return 200, self.channels[self.dm_channel(user_id)].payload(self)
 
     # --- interactions --------------------------------------------------------------------
     def _interaction(self, token: str) -> Interaction:
@@ -1076,10 +1144,11 @@ class Discord:
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
+            guild = str(channel.guild_id)
             payload.update({
-                "guild_id": str(self.guild_id), "guild_locale": self.guild_locale, "context": 0,
-                "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "guild_id": guild, "guild_locale": self.guild_locale, "context": 0,
+                "guild": {"id": guild, "locale": self.guild_locale, "features": []},
+                "authorizing_integration_owners": {"0": guild},
                 "member": {"user": self.user_payload(user_id), "roles": [], "joined_at": now_iso(),
                            "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None,
                            "avatar": None, "premium_since": None, "communication_disabled_until": None,
@@ -1087,7 +1156,8 @@ class Discord:
             })
         if message is not None:
             payload["message"] = message.payload(self)
-        delivered = await self.dispatch("INTERACTION_CREATE", payload)
+        delivered = await self.dispatch("INTERACTION_CREATE", payload,
+                                        guild_id=channel.guild_id if channel.type != 1 else None)
         if not delivered:
             inter.answers.append((time.monotonic(), "undelivered", None))
         return inter
