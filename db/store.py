@@ -354,6 +354,14 @@ class Store:
             (session_id,),
         )
 
+    async def last_fired_timer(self, session_id: int, seat: int, kind: str) -> Any:
+        return await self.db.fetchone(
+            "SELECT id, fired_at, reannounced_at FROM timers WHERE session_id = ? AND seat = ?"
+            " AND kind = ?"
+            " AND fired_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (session_id, seat, kind),
+        )
+
     async def ballots(self, session_id: int, topic: str) -> dict[int, str]:
         rows = await self.db.fetchall(
             "SELECT user_id, choice FROM votes WHERE session_id = ? AND topic = ?",

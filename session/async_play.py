@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 
 #: choices on a timed-out player's vote
 TIMEOUT_CHOICES = ("skip", "computer", "wait")
-#: Elo: start, K factor, and how many games make a rating count on the leaderboard
+#: processes starting within this time of each other post a timed-out player's vote once
+REANNOUNCE_AFTER = timedelta(minutes=1)
 
 
 @dataclass
@@ -431,10 +432,24 @@ class AsyncPlay:
             row = outcome.session
         waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
                    if t["kind"] == "timeout"}  # those are announced when they fire
-        events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
-                   if seat.user_id is not None and seat.seat not in waiting
-                   and self.timed_out(row, seat.seat)]
+        for seat in row.seats:
+            if (seat.user_id is not None and seat.seat not in waiting
+                    and self.timed_out(row, seat.seat) and await self._reclaim_timeout(row.id, seat.seat)):
+                events.append(TimerEvent("timeout", row, seat.seat))
         return events
+
+    async def _reclaim_timeout(self, session_id: int, seat: int) -> bool:
+        """Claim the re-announcement of a vote that fired before a stop: one guarded UPDATE
+        of the fired timer, so of several processes starting at once only one posts the vote
+        again (a restart later than :data:`REANNOUNCE_AFTER` posts it once more)."""
+        fired = await self.store.last_fired_timer(session_id, seat, "timeout")
+        if fired is None:
+            return True  # the clock ran out without a timer (none to claim): announce
+        now = self.sessions.clock()
+        return await self.store.run([(
+            "UPDATE timers SET reannounced_at = ? WHERE id = ?"
+            " AND (reannounced_at IS NULL OR reannounced_at < ?)",
+            (now.isoformat(), fired["id"], (now - REANNOUNCE_AFTER).isoformat()))]) == 1
 
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
                              *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:

@@ -491,7 +491,7 @@ class Sessions:
                     (row.id, (now + self.idle_after).isoformat())))
         for seat in row.seats:
             running = seat.running_since is not None
-            if running and seat.seat not in after:
+            if seat.running_since is not None and seat.seat not in after:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
                 # time overrun is forgiven once the turn is over: the next turn starts afresh
                 out += self.stop_clock(row.id, seat.seat, max(0.0, left))
