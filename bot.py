@@ -110,6 +110,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.service import Sessions
+    from session.testclock import clock_from_env
 
     class StolikBot(commands.AutoShardedBot):
         def owns(self, guild_id: int | None) -> bool:
@@ -122,7 +123,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
 
         async def setup_hook(self) -> None:
             self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days))
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
+                                     clock=clock_from_env())
             self.host = Host(self, self.sessions)
             self.host.play.owns = self.owns
             # games that ended just before a stop, not yet in the stats and ratings

@@ -40,7 +40,8 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
-    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
+    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo",
+                                             "abandon", "rematch"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
     host = _host(interaction)
@@ -57,6 +58,10 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _vote(interaction, parsed)
         elif parsed.kind == "undo":
             await _undo(interaction, parsed)
+        elif parsed.kind == "abandon":
+            await _abandon(interaction, parsed)
+        elif parsed.kind == "rematch":
+            await _rematch(interaction, parsed)
         else:
             await _lobby(interaction, parsed)
     except GameError as error:
@@ -181,6 +186,32 @@ async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     await host.publish(outcome)
 
 
+async def _abandon(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """ "Yes, abandon" under the /game abandon question (ephemeral): the question becomes
+    the answer, and the game's end goes to the channel."""
+    host = _host(interaction)
+    await interaction.response.defer()
+    perms = getattr(interaction, "permissions", None)
+    outcome = await host.play.abandon(parsed.session_id, interaction.user.id,
+                                      can_manage=bool(perms and perms.manage_channels),
+                                      version=parsed.version)
+    try:
+        await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
+                                                 view=None)
+    except discord.HTTPException:
+        log.warning("could not close the abandon question of session %s", parsed.session_id)
+    await host.publish(outcome)
+
+
+async def _rematch(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await host.play.rematch(parsed.session_id, interaction.user.id,
+                                 interaction.user.display_name)
+    await confirm(interaction, "ui.created")
+    await host.publish(outcome)
+
+
 class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     def __init__(self, custom_id: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
@@ -208,5 +239,14 @@ class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         await route(interaction, self.item.custom_id or "", str(values[0]))
 
 
+async def remember_language(interaction: discord.Interaction) -> None:
+    """Every interaction carries the user's Discord language: their DMs use it. (A listener:
+    the interaction itself is served by the command or component; an error here is logged by
+    discord.py and changes nothing else.)"""
+    await _host(interaction).remember_language(
+        interaction.user.id, str(interaction.locale) if interaction.locale else None)
+
+
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(StolikButton, StolikSelect)
+    bot.add_listener(remember_language, "on_interaction")

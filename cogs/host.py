@@ -19,7 +19,6 @@ from db.database import StoreError
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
-from session.clocks import Pace
 from session.errors import SessionError
 from session.i18n import error_text, language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
@@ -197,6 +196,7 @@ class Host:
         self.missing: set[int] = set()
         #: (session id, user id) already told in the channel that their DMs do not arrive
         self._dm_told: set[tuple[int, int]] = set()
+        self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -262,9 +262,10 @@ class Host:
         return outcome.private_seats if row.status == "active" else []
 
     async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
-        """Who a new board may ping: in untimed games the players now to move (timed games ping
-        through their reminders only), never someone who turned pings off or is in quiet hours."""
-        if row.status != "active" or Pace.from_json(row.pace_json).timed:
+        """Who a new board may ping: the players now to move, in every pace, never someone who
+        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
+        hours end: see session/nudges.py)."""
+        if row.status != "active":
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
@@ -407,6 +408,7 @@ class Host:
             return
         state = await self.sessions.state(row)
         failed: list[int] = []
+        to_act = engines.get(row.game_id).to_act(state)
         for seat in seats:
             user_id = row.seats[seat].user_id
             if user_id is None:
@@ -414,10 +416,10 @@ class Host:
             if not await self.sessions.may_dm(user_id) \
                     or self._dm_down.get(user_id, 0.0) > time.monotonic():
                 continue  # the turn message's "My hand" button serves
-            spec = await present.hand_message(row, state, seat, row.lang)
+            lang = await self.sessions.store.user_lang(user_id) or row.lang
+            spec = await present.hand_message(row, state, seat, lang)
             try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(**message_kwargs(spec))
+                await self._living_hand(row.id, user_id, spec, acting=seat in to_act)
             except discord.Forbidden as exc:
                 if getattr(exc, "code", None) == CANNOT_DM:
                     await self.sessions.dm_refused(user_id)
@@ -435,6 +437,40 @@ class Host:
                                  players=", ".join(f"<@{u}>" for u in untold)),
                                allowed_mentions=discord.AllowedMentions(users=True))
 
+    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, *,
+                           acting: bool) -> None:
+        """One private message per player and game, edited in place when the view changes;
+        a new DM (a notification) only when the player must act and has not had one for this
+        turn. A message that is gone (deleted, DMs reset) is replaced by a new one."""
+        stored = await self.sessions.store.hand_message(session_id, user_id)
+        if stored is not None and not (acting and not stored["acting"]):
+            try:
+                await self.client.get_partial_messageable(stored["channel_id"]) \
+                    .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
+            except discord.NotFound:
+                pass  # gone: a new one below
+            else:
+                if stored["acting"] and not acting:  # the turn is over: next time, a new DM
+                    await self.sessions.store.save_hand_message(
+                        session_id, user_id, stored["channel_id"], stored["message_id"], False)
+                return
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        message = await user.send(**message_kwargs(spec))
+        await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
+                                                    message.id, acting)
+
+    async def remember_language(self, user_id: int, locale: str | None) -> None:
+        """Each user's Discord language, from their interactions, for their DMs; written only
+        when it changes (a cache per process: a second process at worst writes it again)."""
+        if locale is None:
+            return
+        lang = language(locale)
+        if self._languages.get(user_id) == lang:
+            return
+        if await self.sessions.store.user_lang(user_id) != lang:
+            await self.sessions.store.save_user_lang(user_id, lang)
+        self._languages[user_id] = lang
+
     async def publish_timer(self, event: TimerEvent) -> None:
         """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
         if event.outcome is not None:
@@ -444,11 +480,14 @@ class Host:
         spec = present.timer_message(event, event.session.lang)
         if spec is not None:
             channel = await self.channel(event.session.channel_id)
-            # a reminder is the one message meant to ping (the player allowed it: the timer
-            # checked their settings and quiet hours when it was scheduled and fired)
+            # a reminder is meant to ping (the player allowed it: the timer checked their
+            # settings and quiet hours when it was scheduled and fired); a vote on an absent
+            # player pings that player, once
             users = [event.session.seats[seat].user_id
                      for seat, _ in event.params.get("seats", [])
-                     if event.kind in ("remind", "last_call")]
+                     if event.kind in ("remind", "last_call", "ping")]
+            if event.kind in ("timeout", "absent") and event.seat is not None:
+                users.append(event.session.seats[event.seat].user_id)
             pings = discord.AllowedMentions(
                 users=[discord.Object(u) for u in users if u is not None])
             await channel.send(**message_kwargs(spec), allowed_mentions=pings)

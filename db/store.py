@@ -438,3 +438,52 @@ class Store:
             " ORDER BY from_version",
             (session_id,),
         )
+
+    # --- server defaults, user languages, hand messages (issue 12) ----------------------
+    async def guild_settings(self, guild_id: int | None) -> Any:
+        if guild_id is None:
+            return None
+        return await self.db.fetchone(
+            "SELECT pace, remind_hours, absent_hours, lang FROM guild_settings"
+            " WHERE guild_id = ?", (guild_id,))
+
+    async def save_guild_settings(self, guild_id: int, pace: str | None,
+                                  remind_hours: float | None, absent_hours: float | None,
+                                  lang: str | None) -> None:
+        await self.run([(
+            "INSERT INTO guild_settings (guild_id, pace, remind_hours, absent_hours, lang)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET pace = excluded.pace,"
+            " remind_hours = excluded.remind_hours, absent_hours = excluded.absent_hours,"
+            " lang = excluded.lang",
+            (guild_id, pace, remind_hours, absent_hours, lang))])
+
+    async def user_lang(self, user_id: int) -> str | None:
+        row = await self.db.fetchone("SELECT lang FROM user_locales WHERE user_id = ?",
+                                     (user_id,))
+        return row["lang"] if row else None
+
+    async def save_user_lang(self, user_id: int, lang: str) -> None:
+        await self.run([(
+            "INSERT INTO user_locales (user_id, lang) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang", (user_id, lang))])
+
+    async def hand_message(self, session_id: int, user_id: int) -> Any:
+        return await self.db.fetchone(
+            "SELECT channel_id, message_id, acting FROM hand_messages"
+            " WHERE session_id = ? AND user_id = ?", (session_id, user_id))
+
+    async def save_hand_message(self, session_id: int, user_id: int, channel_id: int,
+                                message_id: int, acting: bool) -> None:
+        await self.run([(
+            "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id, acting)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+            " acting = excluded.acting",
+            (session_id, user_id, channel_id, message_id, int(acting)))])
+
+    async def absent_since(self, session_id: int, seat: int) -> str | None:
+        """When the seat was declared absent in its current turn (its absence timer fired)."""
+        row = await self.db.fetchone(
+            "SELECT MAX(fired_at) FROM timers WHERE session_id = ? AND seat = ?"
+            " AND kind = 'absent' AND fired_at IS NOT NULL", (session_id, seat))
+        return row[0] if row else None

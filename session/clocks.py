@@ -138,15 +138,16 @@ def check_zone(tz: str) -> str:
 
 def reminder_times(start: datetime, end: datetime, quiet: Quiet) -> list[tuple[str, datetime]]:
     """When to ping a player whose turn runs from ``start`` to ``end``: once after half the
-    time, once more near the end. A ping that falls in quiet hours waits for them to end, and
-    is dropped if that is too late; two pings never fall at the same time."""
+    time, once more near the end. A ping that falls in quiet hours waits for them to end, even
+    past the deadline (never dropped: it then tells the player the table is deciding); two
+    pings never fall at the same time."""
     total = end - start
     out: list[tuple[str, datetime]] = []
     for kind, share in (("remind", REMIND_SHARE), ("last_call", LAST_CALL_SHARE)):
         when = start + total * share
         if quiet.is_quiet(when):
             when = quiet.quiet_ends_after(when)
-        if when >= end or (out and when <= out[-1][1]):
+        if out and when <= out[-1][1]:
             continue
         out.append((kind, when))
     return out

@@ -21,7 +21,7 @@ _VOTE = re.compile(r"(skip|computer|wait|yes|no):(end|timeout:[0-9]{1,2})")
 @dataclass(frozen=True)
 class Parsed:
     session_id: int
-    kind: str  # act | pick | select | hand | lobby | vote | undo
+    kind: str  # act | pick | select | hand | lobby | vote | undo | abandon | rematch
     version: int | None
     payload: str
 
@@ -58,6 +58,15 @@ def undo(session_id: int) -> str:
     return f"sk:{session_id}:u"
 
 
+def abandon(session_id: int, version: int) -> str:
+    """The "Yes, abandon" button: void once anything changed since it was offered."""
+    return f"sk:{session_id}:x:{version}"
+
+
+def rematch(session_id: int) -> str:
+    return f"sk:{session_id}:r"
+
+
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
 
 
@@ -73,6 +82,10 @@ def parse(custom_id: str) -> Parsed | None:
         return Parsed(sid, "hand", None, "")
     if rest == "u":
         return Parsed(sid, "undo", None, "")
+    if rest == "r":
+        return Parsed(sid, "rematch", None, "")
+    if rest.startswith("x:") and rest[2:].isdigit():
+        return Parsed(sid, "abandon", int(rest[2:]), "")
     if rest.startswith("l:"):
         return Parsed(sid, "lobby", None, rest[2:])
     if rest.startswith("v:"):

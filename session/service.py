@@ -26,7 +26,7 @@ import engines
 from db.database import Database, StaleVersion, StoreBusy, StoreError
 from db.store import ChannelBusy, SessionRow, Statement, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
-from session import computer
+from session import computer, nudges
 from session.clocks import (
     Pace,
     Quiet,
@@ -135,6 +135,11 @@ def default_players(game: Game, variants: list[str]) -> int:
         if variant.name in variants and variant.players:
             counts &= set(variant.players)
     return max(counts, default=game.meta.max_players)
+
+
+def says_the_move(events: list[dict[str, Any]], seat: int) -> bool:
+    """The engine's public events already tell what the seat did ("Ala picks domino 24")."""
+    return any(e.get("seat") == seat and "private_to" not in e for e in events)
 
 
 def utcnow() -> datetime:
@@ -454,9 +459,9 @@ class Sessions:
             raise SessionError("error.stale", "this move is no longer available") from None
         if over:
             await self.standings.record(row.id, self.now())
-        if not game.meta.hidden_information:
+        if not game.meta.hidden_information and not says_the_move(events, seat):
             # in games with secrets a move may be one (a hidden pick): only the engine's
-            # public events describe those
+            # public events describe those; a move the engine tells itself is said once
             key, params = game.describe(state, code)
             outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
         outcome.notices.extend(
@@ -505,6 +510,12 @@ class Sessions:
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
                 out += await self.start_clock(row.id, seat, bank or 0.0, now)
+            elif not pace.timed and seat.seat in before and seat.seat not in after:
+                out += nudges.turn_end_statements(row.id, seat.seat)
+            if not seat.is_bot and seat.seat in after and seat.seat not in before:
+                # the turn ping held back by quiet hours; untimed reminders and absence
+                out += await nudges.turn_start_statements(self, row, seat, now,
+                                                          timed=pace.timed)
         return out
 
     @staticmethod

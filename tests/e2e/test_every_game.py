@@ -61,7 +61,8 @@ async def test_a_whole_game(game_id, discord, bot):
     assert human_moves == moves, "every acknowledged move is in the log, and no other"
     assert stored.replay()[-1] == stored.state
     final = table.turn_message()
-    assert final.components == [] and t("en", "ui.final_results") in final.content
+    assert [ids.parse(c).kind for c in final.custom_ids()] == ["rematch"]
+    assert t("en", "ui.final_results") in final.content
     assert assert_boards_are_public_views(table, stored, every=7) >= 2
     # every image says in words what it shows (alt text), channel boards and hands alike
     images = [a for m in discord.messages.values() for a in m.attachments

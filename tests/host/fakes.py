@@ -26,6 +26,7 @@ class Sent:
     file: discord.File | None = None
     where: str = ""
     pings: discord.AllowedMentions | None = None
+    files: list[discord.File] = field(default_factory=list)
 
     def pinged(self) -> list[int]:
         """Users this message notifies (none unless allowed explicitly, as in the bot)."""
@@ -109,7 +110,11 @@ class FakeChannel:
             yield message
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
-        return next(m for m in self.messages if m.id == message_id)
+        found = next((m for m in self.messages if m.id == message_id), None)
+        if found is None:  # as Discord answers an edit of a message that is not there
+            raise discord.NotFound(types.SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
+        return found
 
     @property
     def last(self) -> FakeMessage:
@@ -156,7 +161,10 @@ class FakeUser:
                                                "message": "Cannot send messages to this user"})
         sent = Sent(content, False, view, file, where=f"dm {self.id}")
         self.dms.append(sent)
-        return FakeMessage(FakeChannel(-self.id), sent)
+        channel = self.client.channel(-self.id)  # the DM channel: its messages can be edited
+        message = FakeMessage(channel, sent)
+        channel.messages.append(message)
+        return message
 
 
 class FakeClient:
@@ -172,6 +180,9 @@ class FakeClient:
             # a thread the bot opened is a channel of its own to post in
             self.channels[channel_id] = FakeChannel(channel_id)
         return self.channels[channel_id]
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
 
     def get_channel(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
@@ -222,9 +233,11 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, view=None,
-                   file=None, **_: Any) -> None:
+                   file=None, files=None, **_: Any) -> None:
         assert self.interaction.response.is_done(), "follow-ups need an answered interaction"
-        self.interaction.replies.append(Sent(content, ephemeral, view, file, where="followup"))
+        assert not (file and files), "discord.py takes file or files, not both"
+        self.interaction.replies.append(Sent(content, ephemeral, view, file or (files or [None])[0],
+                                             where="followup", files=list(files or [])))
 
 
 @dataclass

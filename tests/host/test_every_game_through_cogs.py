@@ -104,7 +104,7 @@ async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock, mo
     row = (await sessions.history(CH))[0]
     assert row.status == "finished" and row.result["ranking"]
     final = next(m.sent for m in reversed(client.channel(CH).messages) if m.sent.file)
-    assert final.view is None and "1." in final.content
+    assert [ids.parse(c).kind for c in final.custom_ids] == ["rematch"] and "1." in final.content
     # whatever did not fit in the final results follows, one seat after another
     after = client.channel(CH).messages[client.channel(CH).messages.index(
         next(m for m in client.channel(CH).messages if m.sent is final)) + 1:]

@@ -300,8 +300,10 @@ class Table:
         move.turn_message = self.turn_message()
 
     def finished(self) -> bool:
+        """The newest board offers nothing but a Rematch: the game is over."""
         message = self.turn_message()
-        return message is not None and not message.components and not self.movers()
+        return message is not None and not self.movers() and all(
+            getattr(ids.parse(c), "kind", None) == "rematch" for c in message.custom_ids())
 
 
 def wait_seconds(start: float) -> float:
