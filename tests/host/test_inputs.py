@@ -69,7 +69,7 @@ async def test_settings_answers_every_bad_value_within_discords_limit(client):
                         ({"timezone": "Z" * 300}, "error.bad_timezone"),
                         ({"quiet": "q" * 5000}, "error.bad_quiet")]:
         inter = interaction(client)
-        await GameCog.settings.callback(cog, inter, **kwargs)
+        await GameCog.settings_me.callback(cog, inter, **kwargs)
         [answer] = inter.replies
         assert answer.ephemeral and len(answer.content) <= MAX_CONTENT
         assert answer.content.startswith(t("en", key, tz="", quiet="")[:1])
