@@ -130,15 +130,17 @@ async def test_a_board_posted_but_never_recorded_is_reconciled_at_start_up(clien
 
 
 async def test_no_board_of_a_running_game_after_the_game_ended(client, sessions):
-    cog = await start(client)
+    await start(client)
     row = await sessions.in_channel(CH)
     outcome = await sessions.act(row.id, 1, "pick 1")
-    ended = inter(client, 1)
-    await GameCog.abandon.callback(cog, ended)
+    # the game ends (as the confirmed /game abandon does: record, then publish the ending)
+    await client.host.publish(await sessions.abandon(CH, 1, can_manage=False))
     posted = len(client.channel(CH).messages)
     await client.host.publish(outcome)  # a publish that was still on its way
     assert len(client.channel(CH).messages) == posted
-    assert live(client) == []
+    # nothing clickable is left but the final results' Rematch button
+    assert [ids.parse(c.custom_id).kind for m in live(client)  # type: ignore[union-attr]
+            for c in m.sent.view.children] == ["rematch"]
 
 
 async def test_dms_discord_fails_are_told_once_and_never_hold_up_the_board(client):
