@@ -254,12 +254,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
-            if await host.board_missing(row.id):
-                # the live board's post failed or was never recorded: post it again, with
-                # its buttons, rather than a copy
-                await host.repair_board(row.id)
+            if await host.board_missing(row.id) and await host.repair_board(row.id):
+                # the live board's post failed or was never recorded: it is posted again, with
+                # its buttons, rather than a copy (repair_board waits for a publish under way
+                # and posts nothing when that publish recorded its board meanwhile)
                 await interaction.followup.send(t(lang_of(interaction), "ui.board_reposted"))
                 return
+            row = await host.sessions.session(row.id)
             if row.status == "lobby":
                 spec = present.lobby_message(row, [], lang_of(interaction))
             else:

@@ -63,7 +63,7 @@ async def test_hostile_input_is_answered_privately_within_limits(discord, bot):
         assert inter.latency is not None and inter.latency < 3.0
         assert text.split("“")[0] == t("en", key, pace="", variant="", known="").split("“")[0]
     for zone in ("Europe", "Z" * 64):
-        inter = await ala.command(channel, "game settings", timezone=zone)
+        inter = await ala.command(channel, "game settings me", timezone=zone)
         assert (await private_answer(discord, inter)).startswith("“")
     assert db_value(bot.db_path, "SELECT count(*) FROM sessions") == 0  # nothing was saved
     assert db_value(bot.db_path, "SELECT count(*) FROM user_settings") in (0, None)
