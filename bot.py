@@ -106,10 +106,11 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     import discord
     from discord.ext import commands
 
-    from cogs.host import Host
+    from cogs.host import Host, on_command_error
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.service import Sessions
+    from session.testclock import clock_from_env
 
     class StolikBot(commands.AutoShardedBot):
         def owns(self, guild_id: int | None) -> bool:
@@ -122,7 +123,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
 
         async def setup_hook(self) -> None:
             self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days))
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
+                                     clock=clock_from_env())
             self.host = Host(self, self.sessions)
             self.host.play.owns = self.owns
             # games that ended just before a stop, not yet in the stats and ratings
@@ -131,6 +133,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
                 logging.info("counted %d ended games in the standings", counted)
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
+            self.tree.error(on_command_error)  # every command answers, whatever goes wrong
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
             if shard_ids is not None and 0 not in shard_ids:
@@ -144,13 +147,16 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
         async def on_ready(self) -> None:
             # turn clocks, reminders and archiving: one task, all its state in the database
             if self.timers is None:
+                # boards whose post was started and never recorded (a crash, Discord failing)
+                self.reconciling = asyncio.create_task(self.host.reconcile())
                 self.timers = asyncio.create_task(
                     self.host.play.run_dispatcher(self.host.publish_timer))
 
         async def close(self) -> None:
             # a failed login (wrong token) closes before setup_hook made any of these
-            if getattr(self, "timers", None) is not None:
-                self.timers.cancel()
+            timers = getattr(self, "timers", None)
+            if timers is not None:
+                timers.cancel()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()

@@ -11,6 +11,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -25,7 +26,7 @@ NAMES = ["Anna", "Bohdan", "Czesław", "Дарина"]
 def play(players: int, seed: int, bot: bool, steps: list[float] | None = None):
     state = GAME.setup(players, {}, seed)
     rng = random.Random(seed)
-    snapshots = []
+    snapshots: list[Any] = []
     while not GAME.is_over(state):
         seat = rng.choice(GAME.to_act(state))
         action = (GAME.bot_action(state, seat, rng) if bot

@@ -110,7 +110,7 @@ def main(games: int = 100) -> None:
     board_t, sizes, hand_t, hand_sizes = [], [], [], []
     for state in finals[:30]:
         view = GAME.view(state, None)
-        render_board(view, names=NAMES)  # warm the tile cache as a running bot would be
+        render_board(view, names=NAMES, lang="pl")  # warm the caches (same language) as a bot
         t0 = time.perf_counter()
         png = render_board(view, names=NAMES, lang="pl")
         board_t.append(time.perf_counter() - t0)
@@ -122,8 +122,7 @@ def main(games: int = 100) -> None:
     cold = GAME.view(finals[-1], None)
     from render import dwoch_nastepcow as r
 
-    r._tile_image.cache_clear()
-    r._back_image.cache_clear()
+    r.clear_caches()
     t0 = time.perf_counter()
     render_board(cold, names=NAMES, lang="uk")
     cold_t = time.perf_counter() - t0

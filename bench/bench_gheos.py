@@ -48,8 +48,8 @@ def main() -> None:
     last_states = []
     for players in (2, 3, 4):
         for bot in (False, True):
-            times, per = [], Counter()
-            ends, winners, turns = Counter(), [], []
+            times, per = [], Counter[str]()
+            ends, winners, turns = Counter[str](), [], []
             for seed in range(games):
                 s, ev, dt, states = play(players, seed, bot, steps if not bot else None)
                 times.append(dt)

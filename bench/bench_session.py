@@ -1,15 +1,15 @@
 """Action round trip through the session layer and a real database, and replay.
 
-    python bench/bench_session.py [--games 20] [--game kingdomino] [--players 4]
-        [--postgres | --db PATH_OR_URL] [--pending-timers N] [--finished-games N]
-        [--sync full|normal]
+    python bench/bench_session.py [--games 20] [--game kingdomino] [--players 4] [--postgres]
+        [--pending-timers N[,M...]] [--finished-games N[,M...]] [--sync full[,normal]]
 
 Each action: store lock, load (cached) state, validate and apply, one transaction writing the
 log row and the new state, computer seats none. Prints p50/p99/max per action, statements per
 action, bytes per action row and replay time. ``--postgres`` starts a throwaway PostgreSQL
 server (tests/pg.py); ``--pending-timers`` / ``--finished-games`` preload that many rows of
-other games first (a move must not slow down as they grow); ``--sync normal`` measures what
-SQLite's ``synchronous = FULL`` costs.
+other games first (a move must not slow down as they grow); ``--sync full,normal`` measures what
+SQLite's ``synchronous = FULL`` costs. Comma lists compare setups in one run, their games
+interleaved.
 """
 
 from __future__ import annotations
@@ -81,55 +81,86 @@ async def preload(db: Database, finished: int, timers: int) -> None:
                 f" FROM ({series(db, timers)}) AS g")
 
 
-async def run(target: str, game_id: str, players: int, games: int, *, sync: str,
-              finished: int, timers: int) -> float:
+class Setup:
+    """One database under test (a size and a sync mode) and what was measured on it."""
+
+    def __init__(self, target: str, *, sync: str, finished: int, timers: int) -> None:
+        self.target, self.sync, self.finished, self.timers = target, sync, finished, timers
+        self.db = Database(target)
+        self.times: list[float] = []
+        self.replays: list[float] = []
+        self.statements = 0
+
+    async def open(self) -> Sessions:
+        await self.db.open()
+        if isinstance(self.db, SqliteDatabase) and self.db.conn is not None:
+            await self.db.conn.execute(f"PRAGMA synchronous = {self.sync.upper()}")
+        await preload(self.db, self.finished, self.timers)
+        return Sessions(self.db)
+
+    def label(self) -> str:
+        sync = f" sync={self.sync}" if self.db.dialect == "sqlite" else ""
+        return f"{self.db.dialect}{sync}, {self.finished} finished games, {self.timers} pending timers"
+
+
+async def play_game(setup: Setup, sessions: Sessions, game_id: str, players: int, g: int) -> None:
     game = engines.get(game_id)
-    times: list[float] = []
-    replays: list[float] = []
-    statements = 0
-    async with Database(target) as db:
-        if isinstance(db, SqliteDatabase) and db.conn is not None and sync != "full":
-            await db.conn.execute(f"PRAGMA synchronous = {sync.upper()}")
-        await preload(db, finished, timers)
-        sessions = Sessions(db)
-        for g in range(games):
-            out = await sessions.new(guild_id=1, channel_id=g, game_id=game_id, user_id=1,
-                                     name="P1", players=players)
-            for u in range(2, players + 1):
-                out = await sessions.join(g, u, f"P{u}")
-            row = out.session
-            rng = random.Random(g)
-            while row.status == "active":
-                state = await sessions.state(row)
-                seat = game.to_act(state)[0]
-                code = game.bot_action(state, seat, rng)
-                before = db.statements
-                t0 = time.perf_counter()
-                row = (await sessions.act(row.id, row.seats[seat].user_id or 0, code, row.version)).session
-                times.append(time.perf_counter() - t0)
-                statements += db.statements - before
-            t0 = time.perf_counter()
-            await sessions.replay(row)
-            replays.append(time.perf_counter() - t0)
-        size = await db.fetchone(
-            "SELECT AVG(LENGTH(code) + LENGTH(created_at) + COALESCE(LENGTH(clocks_before), 0))"
-            " FROM actions WHERE session_id IN (SELECT id FROM sessions WHERE channel_id < ?)",
-            (FILLER_CHANNEL,))
-        row_bytes = ""
-        if db.dialect == "postgres":
-            (whole,) = await db.fetchone(
-                "SELECT AVG(pg_column_size(a.*)) FROM actions a WHERE session_id IN"
-                " (SELECT id FROM sessions WHERE channel_id < ?)", (FILLER_CHANNEL,))
-            row_bytes = f", whole row {float(whole):.0f} B"
-    ms = [t * 1000 for t in times]
-    print(f"{db.dialect}{' sync=' + sync if db.dialect == 'sqlite' else ''}, "
-          f"{finished} finished games, {timers} pending timers: "
-          f"session round trip ({game_id}, {players} players, {games} games, {len(ms)} actions): "
-          f"p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.2f} ms, max {max(ms):.2f} ms; "
-          f"{statements / len(ms):.1f} statements per action (BEGIN/COMMIT included); "
-          f"action row text {float(size[0]):.0f} B{row_bytes}")
-    print(f"replay of a whole game from seed + log: mean {statistics.mean(replays) * 1000:.1f} ms")
+    db = setup.db
+    out = await sessions.new(guild_id=1, channel_id=g, game_id=game_id, user_id=1, name="P1",
+                             players=players)
+    for u in range(2, players + 1):
+        out = await sessions.join(g, u, f"P{u}")
+    row = out.session
+    rng = random.Random(g)
+    while row.status == "active":
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        code = game.bot_action(state, seat, rng)
+        before = db.statements
+        t0 = time.perf_counter()
+        row = (await sessions.act(row.id, row.seats[seat].user_id or 0, code, row.version)).session
+        setup.times.append(time.perf_counter() - t0)
+        setup.statements += db.statements - before
+    t0 = time.perf_counter()
+    await sessions.replay(row)
+    setup.replays.append(time.perf_counter() - t0)
+
+
+async def report(setup: Setup, game_id: str, players: int, games: int) -> float:
+    db = setup.db
+    size = await db.fetchone(
+        "SELECT AVG(LENGTH(code) + LENGTH(created_at) + COALESCE(LENGTH(clocks_before), 0))"
+        " FROM actions WHERE session_id IN (SELECT id FROM sessions WHERE channel_id < ?)",
+        (FILLER_CHANNEL,))
+    row_bytes = ""
+    if db.dialect == "postgres":
+        (whole,) = await db.fetchone(
+            "SELECT AVG(pg_column_size(a.*)) FROM actions a WHERE session_id IN"
+            " (SELECT id FROM sessions WHERE channel_id < ?)", (FILLER_CHANNEL,))
+        row_bytes = f", whole row {float(whole):.0f} B"
+    ms = [t * 1000 for t in setup.times]
+    print(f"{setup.label()}: session round trip ({game_id}, {players} players, {games} games,"
+          f" {len(ms)} actions): p50 {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.2f} ms,"
+          f" max {max(ms):.2f} ms; {setup.statements / len(ms):.1f} statements per action"
+          f" (BEGIN/COMMIT included); action row text {float(size[0]):.0f} B{row_bytes};"
+          f" replay of a whole game {statistics.mean(setup.replays) * 1000:.1f} ms")
     return statistics.median(ms)
+
+
+async def run(setups: list[Setup], game_id: str, players: int, games: int) -> None:
+    """Games alternate between the setups, so machine load falls on all of them alike and
+    their ratio is meaningful even on a busy machine."""
+    sessions = [await setup.open() for setup in setups]
+    try:
+        for g in range(games):
+            for setup, s in zip(setups, sessions, strict=True):
+                await play_game(setup, s, game_id, players, g)
+        medians = [await report(setup, game_id, players, games) for setup in setups]
+    finally:
+        for setup in setups:
+            await setup.db.close()
+    if len(setups) > 1:
+        print("p50 relative to the first: " + ", ".join(f"{m / medians[0]:.2f}x" for m in medians))
 
 
 def main() -> None:
@@ -137,39 +168,35 @@ def main() -> None:
     parser.add_argument("--game", default="kingdomino")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--db", help="a SQLite path or a postgresql:// URL (default: a temp file)")
     parser.add_argument("--postgres", action="store_true",
-                        help="start a throwaway PostgreSQL server and use it")
-    parser.add_argument("--sync", choices=("full", "normal"), default="full")
+                        help="start a throwaway PostgreSQL server (fsync on) and use it")
+    parser.add_argument("--sync", default="full",
+                        help="SQLite synchronous: full, normal, or full,normal to compare")
     parser.add_argument("--pending-timers", default="0",
                         help="N, or N,M,... to compare sizes in one run (a fresh database each)")
     parser.add_argument("--finished-games", default="0", help="N, or N,M,... (paired with the above)")
     args = parser.parse_args()
     timers = [int(n) for n in args.pending_timers.split(",")]
     finished = [int(n) for n in args.finished_games.split(",")]
-    sizes = max(len(timers), len(finished))
+    syncs = args.sync.split(",")
+    sizes = max(len(timers), len(finished), len(syncs))
     timers += timers[-1:] * (sizes - len(timers))
     finished += finished[-1:] * (sizes - len(finished))
+    syncs += syncs[-1:] * (sizes - len(syncs))
     server = None
     if args.postgres:
         from tests.pg import PostgresServer
 
         server = PostgresServer(fsync=True).start()
-    medians = []
     try:
-        for n, (t, f) in enumerate(zip(timers, finished, strict=True)):
-            with tempfile.TemporaryDirectory() as tmp:
-                target = args.db or str(Path(tmp) / f"bench{n}.sqlite3")
-                if server is not None:
-                    target = server.new_database()
-                medians.append(asyncio.run(run(target, args.game, args.players, args.games,
-                                               sync=args.sync, finished=f, timers=t)))
+        with tempfile.TemporaryDirectory() as tmp:
+            setups = [Setup(server.new_database() if server else str(Path(tmp) / f"bench{n}.sqlite3"),
+                            sync=syncs[n], finished=finished[n], timers=timers[n])
+                      for n in range(sizes)]
+            asyncio.run(run(setups, args.game, args.players, args.games))
     finally:
         if server is not None:
             server.stop()
-    if sizes > 1:
-        print("p50 relative to the first size: "
-              + ", ".join(f"{m / medians[0]:.2f}x" for m in medians))
 
 
 if __name__ == "__main__":

@@ -4,11 +4,20 @@ message from before a restart still works (or is told it is stale) with no in-me
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
 
-from cogs.host import Host, answer_error, confirm, edit_kwargs, lang_of, message_kwargs
+from cogs.host import (
+    Host,
+    answer_error,
+    answer_failure,
+    confirm,
+    edit_kwargs,
+    lang_of,
+    message_kwargs,
+)
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -31,9 +40,13 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
-    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo"):
+    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo",
+                                             "abandon", "rematch"):
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
+    host = _host(interaction)
+    # Discord refused this game's newest board before this click: the click posts it again
+    board_missing = parsed.session_id in host.missing
     try:
         if parsed.kind == "act":
             await _act(interaction, parsed)
@@ -45,14 +58,29 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _vote(interaction, parsed)
         elif parsed.kind == "undo":
             await _undo(interaction, parsed)
+        elif parsed.kind == "abandon":
+            await _abandon(interaction, parsed)
+        elif parsed.kind == "rematch":
+            await _rematch(interaction, parsed)
         else:
             await _lobby(interaction, parsed)
     except GameError as error:
         await answer_error(interaction, error)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
-            # the newest board may be stale because the bot stopped before posting the next one
-            await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            # the newest board may be stale because the bot stopped before posting the next
+            # one, or because its post failed
+            try:
+                await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
+            except GameError as still:  # Discord still refuses the board: the user was answered
+                log.warning("session %s: board not repaired: %s", parsed.session_id, still)
+    except Exception as exc:  # a bug: logged with its traceback, and the user still answered
+        await answer_failure(interaction, exc)
+    if board_missing and parsed.session_id in host.missing:
+        try:
+            await host.repair_board(parsed.session_id)
+        except GameError as still:
+            log.warning("session %s: board not repaired: %s", parsed.session_id, still)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -140,10 +168,11 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     question = (interaction.message.content or "").split("\n")[0] if interaction.message else ""
     news = present.notices_text(row, outcome.notices, row.lang)
     decided = outcome.board_changed or outcome.finished or len(news) > 1
-    edit = {"content": "\n".join([question, *news])[:2000]}
-    if decided:
-        edit["view"] = None  # the vote is over: no more buttons
-    await interaction.edit_original_response(**edit)
+    content = "\n".join([question, *news])[:2000]
+    if decided:  # the vote is over: no more buttons
+        await interaction.edit_original_response(content=content, view=None)
+    else:
+        await interaction.edit_original_response(content=content)
     await confirm(interaction, "ui.voted")
     if outcome.board_changed or outcome.finished:
         await host.publish(outcome)
@@ -157,16 +186,42 @@ async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     await host.publish(outcome)
 
 
+async def _abandon(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """ "Yes, abandon" under the /game abandon question (ephemeral): the question becomes
+    the answer, and the game's end goes to the channel."""
+    host = _host(interaction)
+    await interaction.response.defer()
+    perms = getattr(interaction, "permissions", None)
+    outcome = await host.play.abandon(parsed.session_id, interaction.user.id,
+                                      can_manage=bool(perms and perms.manage_channels),
+                                      version=parsed.version)
+    try:
+        await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
+                                                 view=None)
+    except discord.HTTPException:
+        log.warning("could not close the abandon question of session %s", parsed.session_id)
+    await host.publish(outcome)
+
+
+async def _rematch(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    host = _host(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await host.play.rematch(parsed.session_id, interaction.user.id,
+                                 interaction.user.display_name)
+    await confirm(interaction, "ui.created")
+    await host.publish(outcome)
+
+
 class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     def __init__(self, custom_id: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await route(interaction, self.item.custom_id, None)
+        await route(interaction, self.item.custom_id or "", None)
 
 
 class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -175,13 +230,23 @@ class StolikSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
                                            options=[discord.SelectOption(label="·")]))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):  # type: ignore[override]
+    async def from_custom_id(cls, interaction, item, match, /):
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or [""]
-        await route(interaction, self.item.custom_id, values[0])
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or [""]
+        await route(interaction, self.item.custom_id or "", str(values[0]))
+
+
+async def remember_language(interaction: discord.Interaction) -> None:
+    """Every interaction carries the user's Discord language: their DMs use it. (A listener:
+    the interaction itself is served by the command or component; an error here is logged by
+    discord.py and changes nothing else.)"""
+    await _host(interaction).remember_language(
+        interaction.user.id, str(interaction.locale) if interaction.locale else None)
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(StolikButton, StolikSelect)
+    bot.add_listener(remember_language, "on_interaction")

@@ -3,7 +3,9 @@ send what it returns."""
 
 from __future__ import annotations
 
+import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -11,19 +13,27 @@ from discord.ext import commands
 
 import engines
 from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
-from engines.base import GameError
-from session import present
+from engines.base import BOT_LEVELS, GameError
+from session import nudges, present
+from session import replay as replay_module
 from session.i18n import t
 from session.service import SessionError, parse_variants, playable
 
 log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime:5", "realtime:15", "daily:1", "daily:2", "daily:3")
+#: Discord's longest autocomplete value; typed text is capped (``max_length``) to match
+MAX_VALUE = 100
 #: games by name (English here; the translator gives each user's language from ``game.<id>``)
 GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(t("en", f"game.{game_id}"),
                                                                  key=f"game.{game_id}"),
                                     value=game_id)
                 for game_id in playable()]
+#: the choice names are localised by cogs/translator.py from the ``bots.level.*`` keys
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(level, key=f"bots.level.{level}"), value=level)
+    for level in BOT_LEVELS
+]
 
 
 def host_of(interaction: discord.Interaction) -> Host:
@@ -83,6 +93,11 @@ async def legal_choices(
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Board games in this channel"):
+    # groups keep /game under Discord's 25 subcommands, with room for more
+    settings_group = app_commands.Group(name="settings",
+                                        description="Settings: yours and the server's")
+    admin = app_commands.Group(name="admin", description="For people who manage the channel")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
@@ -94,11 +109,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 1, 6] | None = None,
-                  variants: str | None = None, pace: str | None = None,
+                  variants: app_commands.Range[str, 1, MAX_VALUE] | None = None,
+                  pace: app_commands.Range[str, 1, 30] | None = None,
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = language_of_channel(interaction)
+        defaults = await nudges.server_defaults(host.sessions, interaction.guild_id)
+        lang = defaults.lang or language_of_channel(interaction)
+        pace = pace or defaults.pace
         created = None
         try:
             channel_id = interaction.channel_id or 0
@@ -120,15 +138,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @new.autocomplete("pace")
     async def pace_autocomplete(self, interaction: discord.Interaction, current: str):
-        lang = lang_of(interaction)
-        return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
-                for value in PACES if current.lower() in value][:25]
+        return pace_choices(interaction, current)
 
     @new.autocomplete("variants")
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
         game_id = getattr(interaction.namespace, "game", None)
         try:
-            meta = engines.get(game_id).meta
+            meta = engines.get(str(game_id)).meta
         except (KeyError, ModuleNotFoundError):
             return []
         chosen = parse_variants(current.rsplit(",", 1)[0]) if "," in current else []
@@ -138,11 +154,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             if variant.name in chosen:
                 continue
             value = ", ".join([*chosen, variant.name])
+            if len(value) > MAX_VALUE:  # Discord refuses the whole answer for one long value
+                continue
             name = ", ".join(t(lang, f"{meta.id}.variant.{v}") for v in [*chosen, variant.name])
             out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
 
-    async def _lobby(self, interaction: discord.Interaction, action: str) -> None:
+    async def _lobby(self, interaction: discord.Interaction, action: str,
+                     level: str | None = None) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
@@ -156,7 +175,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                     raise SessionError("error.only_creator_addbot",
                                        "only the creator can add computer players")
                 name = t(row.lang, "ui.computer_name", n=len(row.seats) + 1)
-                outcome = await host.sessions.join(channel_id, None, name)
+                if level is not None:
+                    name = f"{name} ({t(row.lang, f'bots.level.{level}')})"
+                outcome = await host.sessions.join(channel_id, None, name, level)
             elif action == "leave":
                 outcome = await host.sessions.leave(channel_id, user.id)
             else:
@@ -172,8 +193,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await self._lobby(interaction, "join")
 
     @app_commands.command(name="addbot", description="Add a computer player (creator only)")
-    async def addbot(self, interaction: discord.Interaction) -> None:
-        await self._lobby(interaction, "addbot")
+    @app_commands.describe(level="How strong (default: normal)")
+    @app_commands.choices(level=BOT_LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        await self._lobby(interaction, "addbot", level)
 
     @app_commands.command(name="leave", description="Leave the game before it starts")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -185,7 +208,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="play", description="Play a move (the list shows only legal moves)")
     @app_commands.describe(action="Your move")
-    async def play_cmd(self, interaction: discord.Interaction, action: str) -> None:
+    async def play_cmd(self, interaction: discord.Interaction,
+                       action: app_commands.Range[str, 1, MAX_VALUE]) -> None:
         await play(interaction, action)
 
     @play_cmd.autocomplete("action")
@@ -230,6 +254,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
+            if await host.board_missing(row.id) and await host.repair_board(row.id):
+                # the live board's post failed or was never recorded: it is posted again, with
+                # its buttons, rather than a copy (repair_board waits for a publish under way
+                # and posts nothing when that publish recorded its board meanwhile)
+                await interaction.followup.send(t(lang_of(interaction), "ui.board_reposted"))
+                return
+            row = await host.sessions.session(row.id)
             if row.status == "lobby":
                 spec = present.lobby_message(row, [], lang_of(interaction))
             else:
@@ -243,30 +274,49 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="abandon", description="End this channel's game now (recorded)")
     async def abandon(self, interaction: discord.Interaction) -> None:
+        """Asks first: the "Yes" button ends the game (see components._abandon)."""
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        try:
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            if interaction.user.id != row.creator_id and not can_manage(interaction):
+                raise SessionError("error.abandon_rights",
+                                   "only the creator or a channel manager can end the game")
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        playing = row.status == "active" and row.seat_of(interaction.user.id) is not None
+        spec = present.abandon_question(row, lang, forfeit=playing)
+        await interaction.response.send_message(**message_kwargs(spec), ephemeral=True)
+
+    @admin.command(name="end", description="End this channel's game now (no winner)")
+    async def admin_end(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            outcome = await host.sessions.abandon(interaction.channel_id or 0, interaction.user.id,
-                                                  can_manage=can_manage(interaction))
+            if not can_manage(interaction):
+                raise SessionError("error.admin_only", "only channel managers can do this")
+            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            outcome = await host.play.abandon(row.id, interaction.user.id, can_manage=True)
         except GameError as error:
             await answer_error(interaction, error)
             return
         await confirm(interaction, "ui.done")
         await host.publish(outcome)
 
-    @app_commands.command(name="rules", description="A short summary of a game's rules")
-    @app_commands.describe(game="Which game (default: the one in this channel)")
+    @app_commands.command(name="help", description="How Stolik works, or how to play one game")
+    @app_commands.describe(game="Which game (default: how Stolik works)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        host = host_of(interaction)
+    async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """How Stolik works; with a game: how to play it here (and its rules summary)."""
         lang = lang_of(interaction)
         if game is None:
-            row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
-            game = row.game_id if row else None
-        if game is None:
-            await interaction.response.send_message(t(lang, "ui.rules_which"), ephemeral=True)
+            await interaction.response.send_message(t(lang, "help.stolik")[:2000], ephemeral=True)
             return
-        await interaction.response.send_message(t(lang, f"{game}.rules")[:2000], ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        spec = await present.howto_message(game, lang)
+        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+        await interaction.followup.send(t(lang, f"{game}.rules")[:2000], ephemeral=True)
 
     @app_commands.command(name="history", description="Recent finished games in this channel")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -319,11 +369,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await confirm(interaction, done_key)
         await host.publish(outcome)
 
-    @app_commands.command(name="settings", description="Your time zone, quiet hours and pings")
+    @settings_group.command(name="me", description="Settings: yours and the server's")
     @app_commands.describe(timezone="e.g. Europe/Warsaw", quiet="Quiet hours, e.g. 22-7, or off",
                            pings="Remind me when it is my move")
-    async def settings(self, interaction: discord.Interaction, timezone: str | None = None,
-                       quiet: str | None = None, pings: bool | None = None) -> None:
+    async def settings_me(self, interaction: discord.Interaction,
+                          timezone: app_commands.Range[str, 1, 64] | None = None,
+                          quiet: app_commands.Range[str, 1, 20] | None = None,
+                          pings: bool | None = None) -> None:
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:
@@ -337,6 +389,39 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.send_message(t(
             lang, "ui.settings", tz=saved["tz"], quiet=quiet_text,
             pings=t(lang, "ui.on" if saved["pings"] else "ui.off")), ephemeral=True)
+
+    @settings_group.command(name="server", description="This server's defaults (server managers)")
+    @app_commands.describe(pace="Default pace of new games, e.g. none or daily:1",
+                           remind_hours="Untimed games: remind the player to move after hours",
+                           absent_hours="Untimed games: the others may vote after hours",
+                           language="Language of the game posts in this server")
+    @app_commands.choices(language=[
+        app_commands.Choice(name=app_commands.locale_str(name, key=f"lang.{code}"), value=code)
+        for code, name in (("en", "English"), ("pl", "Polski"), ("uk", "Українська"))])
+    async def settings_server(self, interaction: discord.Interaction, pace: str | None = None,
+                              remind_hours: float | None = None,
+                              absent_hours: float | None = None,
+                              language: str | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        perms = getattr(interaction, "permissions", None)
+        try:
+            if interaction.guild_id is None or not (perms and perms.manage_guild):
+                raise SessionError("error.server_managers_only", "only server managers")
+            saved = await nudges.save_server_defaults(
+                host.sessions, interaction.guild_id, pace=pace, remind_hours=remind_hours,
+                absent_hours=absent_hours, lang=language)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(t(
+            lang, "ui.server_settings", pace=saved.pace or "none",
+            remind=f"{saved.remind_hours:g}", absent=f"{saved.absent_hours:g}",
+            language=saved.lang or t(lang, "ui.server_lang_discord")), ephemeral=True)
+
+    @settings_server.autocomplete("pace")
+    async def server_pace_autocomplete(self, interaction: discord.Interaction, current: str):
+        return pace_choices(interaction, current)
 
     @app_commands.command(name="mine", description="Every game you are in, and whose move it is")
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -372,6 +457,27 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             present.leaderboard_text(game, board, lang_of(interaction), everywhere=everywhere),
             allowed_mentions=discord.AllowedMentions.none())
 
+    @app_commands.command(name="replay", description="A game's boards as an animation and its "
+                          "whole move log")
+    @app_commands.describe(number="The game's number (default: this channel's game, or its last)")
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1] | None = None) -> None:
+        host = host_of(interaction)
+        lang = lang_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row = await replay_target(host, interaction, number)
+            made = await present.off_loop(replay_module.build, row, [
+                (a.seat, a.code) for a in await host.sessions.store.actions(row.id)], lang)
+        except GameError as error:
+            await answer_error(interaction, error)
+            return
+        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif"),
+                 discord.File(io.BytesIO(made.log.encode()), filename=f"stolik-{row.id}.txt")]
+        await interaction.followup.send(
+            t(lang, "ui.replay", game=t(lang, f"game.{row.game_id}"), id=row.id,
+              moves=row.version, frames=made.frames), files=files, ephemeral=True)
+
     @app_commands.command(name="log", description="The moves of this channel's game (public only)")
     async def log(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
@@ -391,14 +497,41 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             "\n".join(shown) or t(lang, "ui.log_empty"), ephemeral=True)
 
 
+def pace_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    lang = lang_of(interaction)
+    return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
+            for value in PACES if current.lower() in value][:25]
+
+
+async def replay_target(host: Host, interaction: discord.Interaction, number: int | None):
+    """The game to replay: by number (one of this server's, or one the user played), else the
+    channel's open game, else its last ended one."""
+    if number is None:
+        row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
+        if row is None:
+            ended = await host.sessions.history(interaction.channel_id or 0, limit=1)
+            row = ended[0] if ended else None
+        if row is None:
+            raise SessionError("error.no_game_here", "no game in this channel")
+    else:
+        row = await host.sessions.session(number)
+        if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
+            # another server's game: its number is no key to it
+            raise SessionError("error.no_such_session", "no such game here", id=number)
+    if row.state_json is None:
+        raise SessionError("error.not_started", "the game has not started yet")
+    return row
+
+
 async def open_thread(interaction: discord.Interaction, title: str):
     """A public thread under the channel for a new game (a thread is a channel to Stolik)."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) or not hasattr(channel, "create_thread"):
         raise SessionError("error.no_threads_here", "threads cannot be opened here")
     name = f"{title} — {interaction.user.display_name}"[:100]
+    parent: Any = channel  # a text channel (forums and voice channels have no plain threads)
     try:
-        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+        return await parent.create_thread(name=name, type=discord.ChannelType.public_thread,
                                            auto_archive_duration=10080)
     except discord.HTTPException:  # no Create Public Threads permission, or threads are off
         raise SessionError("error.no_threads_here", "threads cannot be opened here") from None
@@ -436,7 +569,13 @@ def history_text(rows, lang: str) -> str:
         winners = ", ".join(row.seats[s].name for s in ranking[0]) if ranking else "-"
         scores = " · ".join(f"{s.name} {totals[s.seat]}" for s in row.seats if s.seat < len(totals))
         status = t(lang, f"ui.status_{row.status}")
-        lines.append(t(lang, "ui.history_line", game=t(lang, f"game.{row.game_id}"),
+        key = "ui.history_line"
+        if row.status == "abandoned":  # an abandoned game names no winner
+            key = "ui.history_line_abandoned"
+            forfeit = result.get("forfeit")
+            if forfeit is not None:
+                status = t(lang, "ui.forfeit", player=row.seats[forfeit].name)
+        lines.append(t(lang, key, game=t(lang, f"game.{row.game_id}"),
                        date=(row.finished_at or "")[:10], status=status, winners=winners,
                        scores=scores or "-"))
     return "\n".join(lines)

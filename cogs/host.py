@@ -6,17 +6,20 @@ Nothing here decides game matters; it sends what the session layer and presenter
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import engines
+from db.database import StoreError
 from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
-from session.clocks import Pace
+from session.errors import SessionError
 from session.i18n import error_text, language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
@@ -28,8 +31,15 @@ log = logging.getLogger(__name__)
 
 #: Discord's JSON error code for "Cannot send messages to this user" (DMs closed)
 CANNOT_DM = 50007
-#: rounds of discord.py's own five tries a board gets when Discord keeps answering 429
-BOARD_ATTEMPTS = 3
+#: waits before posting a board again when Discord answered 429 or 5xx (after discord.py's own
+#: retries); then the board waits for the next click or ``/game board``
+BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
+#: how long a user's DMs are skipped after Discord failed one with a server error
+DM_PAUSE = 120.0
+#: Discord's limit on a message's content
+MAX_CONTENT = 2000
+#: at most this much of a user's own text is echoed back in an error
+ECHO_LIMIT = 100
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -37,6 +47,11 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+
+def board_nonce(row: SessionRow) -> str:
+    """The nonce of a session's board at its version (Discord: at most 25 characters)."""
+    return f"b{row.id}v{row.version}"[:25]
 
 
 def lang_of(interaction: discord.Interaction) -> str:
@@ -102,18 +117,67 @@ async def confirm(interaction: discord.Interaction, key: str) -> None:
         log.warning("could not confirm %s to user %s", key, interaction.user.id)
 
 
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis shows the cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
-    """An error goes only to the user who caused it (ephemeral), in their language."""
+    """An error goes only to the user who caused it (ephemeral), in their language; what the
+    user typed is echoed clipped, so a long input never makes the answer itself too long."""
     lang = lang_of(interaction)
-    message = error_text(lang, error.key, error.params)
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
+    params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
+    await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
+
+
+async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
+    """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
+    and the user still gets a clear private answer instead of "thinking…" forever."""
+    log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
+              exc_info=exc)
+    await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
+
+
+async def on_command_error(interaction: discord.Interaction,
+                           error: discord.app_commands.AppCommandError) -> None:
+    """The command tree's error handler: a refusal nobody caught is still answered."""
+    original = getattr(error, "original", error)
+    if isinstance(original, GameError):
+        await answer_error(interaction, original)
     else:
-        await interaction.response.send_message(message, ephemeral=True)
+        await answer_failure(interaction, original)
+
+
+async def _answer_privately(interaction: discord.Interaction, message: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as exc:
+        # an expired token (15 minutes) or Discord failing: nothing more can reach the user
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+
+class BoardNotPosted(SessionError):
+    """Discord did not take a board (every retry failed): the move is recorded, the board is
+    re-posted at the next click or ``/game board``."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__("error.board_failed", f"the board of session {session_id} was not posted")
 
 
 class Host:
-    """Publishes outcomes to Discord. One per bot; the cogs share it."""
+    """Publishes outcomes to Discord. One per bot; the cogs share it.
+
+    A game has exactly one live board (the newest turn message). Posting it is "record the
+    intent, post, record the message": the intent row (``board_posts``) is written first and
+    dropped together with the new turn message id, and the post carries a nonce naming the
+    session and version, which Discord uses to answer a repeated post with the message already
+    made. A post that fails after its retries leaves the intent: the next click or
+    ``/game board`` posts the board again, and :meth:`reconcile` does so at start-up, retiring
+    any board that was posted but never recorded (a kill between the post and the record).
+    """
 
     def __init__(self, client: discord.Client, sessions: Sessions) -> None:
         self.client = client
@@ -122,7 +186,17 @@ class Host:
         # one publish at a time per session: concurrent clicks (simultaneous phases) must not
         # post boards out of order, retire the wrong message or DM a closed user twice
         self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # DMs go out after the board, outside the publish lock (a failing DM must not hold up
+        # the next board), one session's DMs at a time so a newer hand never precedes an older
+        self._dming: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
+        #: users whose DMs failed with a server error, until when (monotonic) they are skipped
+        self._dm_down: dict[int, float] = {}
+        #: sessions whose newest board Discord refused in this process (see repair_board)
+        self.missing: set[int] = set()
+        #: (session id, user id) already told in the channel that their DMs do not arrive
+        self._dm_told: set[tuple[int, int]] = set()
+        self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -131,57 +205,67 @@ class Host:
         return channel  # type: ignore[return-value]
 
     async def publish(self, outcome: Outcome) -> None:
-        """After a change: post the lobby or a fresh board in the channel, then private hands."""
+        """After a change: post the lobby or a fresh board in the channel, then private hands.
+        Raises :class:`BoardNotPosted` when Discord keeps refusing the board."""
         async with self._publishing[outcome.session.id]:
-            await self._publish(outcome)
+            hands = await self._publish(outcome)
+        if hands:
+            await self._send_hands_in_order(outcome.session, hands)
 
-    async def _publish(self, outcome: Outcome) -> None:
+    async def _publish(self, outcome: Outcome, *, force_new: bool = False) -> list[int]:
+        """Show ``outcome`` in the channel; returns the seats whose hands are due by DM."""
         row = outcome.session
         channel = await self.channel(row.channel_id)
+        current = await self.sessions.session(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
             # only the newest lobby message keeps its Join/Start/Leave buttons
-            previous = await self.sessions.session(row.id)
             message = await channel.send(**message_kwargs(present.lobby_message(
                 row, outcome.notices, row.lang)))
-            await self._retire_turn_message(channel, previous)
+            await self._retire_turn_message(channel, current)
             await self.sessions.set_turn_message(row.id, message.id if row.status == "lobby"
                                                  else None)
-            return
+            return []
+        if row.status == "active" and current.status != "active":
+            # the game ended (an end vote, an abandon) after this change: its final board is
+            # or will be up, and no board of a running game may follow it
+            return []
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
             # a vote or a seat change: a line of news, not a new board
             lines = present.notices_text(row, outcome.notices, row.lang)
             if lines:
-                await channel.send("\n".join(lines)[:2000])
-            await self.send_hands(row, outcome.private_seats, channel)
-            return
+                await channel.send(clip("\n".join(lines)))
+            return outcome.private_seats
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
                                           self.sessions.clock())
         # the newest turn message (a publish just before this one may have posted it) loses its
         # buttons only once the new one is up: a crash in between never leaves no live board
         previous = await self.sessions.session(row.id)
-        if not outcome.new_turn and await self._edit_turn_message(channel, previous, spec):
+        pending = await self.sessions.store.board_is_pending(row.id)
+        if not (outcome.new_turn or force_new or pending) \
+                and await self._edit_turn_message(channel, previous, spec):
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
-            await self.send_hands(row, outcome.private_seats, channel)
-            return
-        message = await self._post_board(channel, spec, await self._turn_pings(row, state))
+            return outcome.private_seats if row.status == "active" else []
+        message = await self._post_board(row, channel, spec, await self._turn_pings(row, state))
         self._posted[row.id] = row.version
-        # recorded before anything else goes to Discord: a crash between the post and this
-        # would leave the next in-place edit aimed at the older message
-        await self.sessions.set_turn_message(row.id, None if outcome.finished else message.id)
-        await self._retire_turn_message(channel, previous)
+        self.missing.discard(row.id)
+        # the message id and the end of the intent in one transaction, before anything else
+        # goes to Discord: a crash after it leaves in-place edits aimed at the right board
+        await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
+        if previous.turn_message_id != message.id:
+            await self._retire_turn_message(channel, previous)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
                 await channel.send(content)
-        if row.status == "active":
-            await self.send_hands(row, outcome.private_seats, channel)
+        return outcome.private_seats if row.status == "active" else []
 
     async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
-        """Who a new board may ping: in untimed games the players now to move (timed games ping
-        through their reminders only), never someone who turned pings off or is in quiet hours."""
-        if row.status != "active" or Pace.from_json(row.pace_json).timed:
+        """Who a new board may ping: the players now to move, in every pace, never someone who
+        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
+        hours end: see session/nudges.py)."""
+        if row.status != "active":
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
@@ -196,39 +280,99 @@ class Host:
                 users.append(discord.Object(user_id))
         return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
-    async def _post_board(self, channel: Any, spec: MessageSpec,
-                          pings: discord.AllowedMentions | None = None) -> discord.Message:
-        """Post a board. discord.py gives up after five 429s in a row, each waited out; a board
-        must not be lost to a rate-limit storm (the move is already recorded), so wait a little
-        and try again, a bounded number of times. A 429 means Discord did nothing: no double."""
-        for attempt in range(BOARD_ATTEMPTS):
+    async def _post_board(self, row: SessionRow, channel: Any, spec: MessageSpec,
+                          pings: discord.AllowedMentions) -> discord.Message:
+        """Post a board, after recording the intent. discord.py already waits out 429s and
+        retries 500/502/504 a few times; a board must not be lost to a longer storm or to a
+        503 (the move is recorded), so wait a little and try again, a bounded number of times.
+        The nonce makes a repeat of a post Discord did make (a 5xx after the write) return
+        that message instead of a second board."""
+        await self.sessions.store.board_pending(row.id, row.version,
+                                                self.sessions.clock().isoformat())
+        for attempt, wait in enumerate((*BOARD_RETRY_WAITS, None)):
             try:
                 return await channel.send(  # a fresh file every time
-                    **message_kwargs(spec),
-                    allowed_mentions=pings or discord.AllowedMentions.none())
+                    **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
             except discord.HTTPException as exc:
-                if exc.status != 429 or attempt == BOARD_ATTEMPTS - 1:
-                    raise
-                log.warning("board for channel %s still rate limited, waiting", channel.id)
-                await asyncio.sleep(1.0 + attempt)
+                if wait is None or not (exc.status == 429 or exc.status >= 500):
+                    log.warning("board of session %s (version %s) not posted: %s", row.id,
+                                row.version, exc)
+                    self.missing.add(row.id)
+                    raise BoardNotPosted(row.id) from None
+                log.warning("board of session %s: Discord answered %s (try %s), waiting %.1fs",
+                            row.id, exc.status, attempt + 1, wait)
+                await asyncio.sleep(wait)
         raise AssertionError("unreachable")
 
-    async def repair_board(self, session_id: int, clicked_message_id: int) -> bool:
-        """Post the current board when a refused click shows the bot stopped (a crash, a kill)
-        after recording a move but before posting its board: the click was on the newest
-        board (or on the lobby, when no board was posted yet), and this process has posted
-        no board for the session since it started. Returns whether it posted one."""
+    async def board_missing(self, session_id: int) -> bool:
+        """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
+        return await self.sessions.store.board_is_pending(session_id)
+
+    async def repair_board(self, session_id: int, clicked_message_id: int | None = None) -> bool:
+        """Post the current board when the live one is missing: its post failed or was never
+        recorded (an intent is left), or a refused click shows the bot stopped after recording
+        a move but before posting its board (the click was on the newest board, or on the
+        lobby, and this process has posted no board for the session since it started).
+        Returns whether it posted one."""
         async with self._publishing[session_id]:
-            if session_id in self._posted:
-                return False  # a publish of this process is current or under way
             row = await self.sessions.session(session_id)
-            if row.status != "active" or row.turn_message_id not in (None, clicked_message_id):
+            pending = await self.sessions.store.board_is_pending(session_id)
+            if row.status == "lobby" or (row.status != "active" and not pending):
                 return False
-            seats = ([s.seat for s in row.seats if not s.is_bot]
-                     if engines.get(row.game_id).meta.hidden_information else [])
-            log.info("session %s: re-posting the board of version %s", row.id, row.version)
-            await self._publish(Outcome(row, board_changed=True, private_seats=seats))
-            return True
+            if not pending:
+                if session_id in self._posted:
+                    return False  # a publish of this process is current or under way
+                if clicked_message_id is None or \
+                        row.turn_message_id not in (None, clicked_message_id):
+                    return False
+            hands = await self._repost(row)
+        if hands:
+            await self._send_hands_in_order(row, hands)
+        return True
+
+    async def _repost(self, row: SessionRow) -> list[int]:
+        """Post the current board as a new message; then take the buttons off every board of
+        this session that was posted after the recorded one but never recorded itself."""
+        seats = ([s.seat for s in row.seats if not s.is_bot]
+                 if engines.get(row.game_id).meta.hidden_information else [])
+        log.info("session %s: re-posting the board of version %s", row.id, row.version)
+        hands = await self._publish(Outcome(row, board_changed=True, private_seats=seats),
+                                    force_new=True)
+        await self._retire_unrecorded(row, (await self.sessions.session(row.id)).turn_message_id)
+        return hands
+
+    async def _retire_unrecorded(self, row: SessionRow, live: int | None) -> None:
+        """Boards of ``row`` newer than its recorded turn message (before this repair) that are
+        not the live one: posted by a process that stopped before recording them."""
+        channel = await self.channel(row.channel_id)
+        after = discord.Object(row.turn_message_id) if row.turn_message_id else None
+        prefix = f"sk:{row.id}:"
+        try:
+            async for message in channel.history(limit=50, after=after):
+                if message.id == live:
+                    continue
+                # only this bot's messages carry components with its custom ids
+                if any(getattr(item, "custom_id", None) and item.custom_id.startswith(prefix)
+                       for component in message.components
+                       for item in getattr(component, "children", [])):
+                    log.info("session %s: retiring unrecorded board %s", row.id, message.id)
+                    await message.edit(view=None)
+        except discord.HTTPException as exc:
+            # no Read Message History: an unrecorded board keeps stale buttons, which refuse
+            log.warning("session %s: could not look for unrecorded boards: %s", row.id, exc)
+
+    async def reconcile(self) -> int:
+        """At start-up: every board whose post was started and never recorded is posted again
+        (or, within Discord's nonce window, found again) and stray copies retired. One failing
+        session does not stop the others. Returns how many sessions were repaired."""
+        repaired = 0
+        for session_id in await self.sessions.store.pending_boards():
+            try:
+                if await self.repair_board(session_id):
+                    repaired += 1
+            except (GameError, StoreError, discord.HTTPException) as exc:
+                log.warning("session %s: board not reconciled at start-up: %s", session_id, exc)
+        return repaired
 
     async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec) -> bool:
         if not row.turn_message_id:
@@ -248,47 +392,102 @@ class Host:
         except discord.HTTPException:
             log.info("turn message %s of session %s is gone", row.turn_message_id, row.id)
 
+    async def _send_hands_in_order(self, row: SessionRow, seats: list[int]) -> None:
+        async with self._dming[row.id]:
+            await self.send_hands(row, seats, await self.channel(row.channel_id))
+
     async def send_hands(self, row: SessionRow, seats: list[int], channel: Any) -> None:
-        """DM each seat its private view; closed DMs fall back to the channel's button."""
+        """DM each seat its private view; closed DMs fall back to the channel's button.
+
+        A refused DM (50007) is remembered in the database; a DM Discord failed (5xx) pauses
+        that user's DMs for a while in this process. Either way the player is told once per
+        game in the channel, and the "My hand" button serves meanwhile."""
         # the current state, even for an outcome published late: a DM never shows an old hand
         row = await self.sessions.session(row.id)
+        if row.status != "active":
+            return
         state = await self.sessions.state(row)
-        closed: list[str] = []
+        failed: list[int] = []
+        to_act = engines.get(row.game_id).to_act(state)
         for seat in seats:
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue
-            if not await self.sessions.may_dm(user_id):
-                continue  # told once when refused; the turn message's "My hand" button serves
-            spec = await present.hand_message(row, state, seat, row.lang)
+            if not await self.sessions.may_dm(user_id) \
+                    or self._dm_down.get(user_id, 0.0) > time.monotonic():
+                continue  # the turn message's "My hand" button serves
+            lang = await self.sessions.store.user_lang(user_id) or row.lang
+            spec = await present.hand_message(row, state, seat, lang)
             try:
-                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-                await user.send(**message_kwargs(spec))
+                await self._living_hand(row.id, user_id, spec, acting=seat in to_act)
             except discord.Forbidden as exc:
                 if getattr(exc, "code", None) == CANNOT_DM:
                     await self.sessions.dm_refused(user_id)
-                closed.append(f"<@{user_id}>")
-            except discord.HTTPException:
-                log.warning("DM to %s failed", user_id)
-                closed.append(f"<@{user_id}>")
-        if closed:
-            # told once, with a ping: the player must learn where their hand is
-            await channel.send(t(row.lang, "ui.dm_closed", players=", ".join(closed)),
+                failed.append(user_id)
+            except discord.HTTPException as exc:
+                log.warning("DM to %s failed: %s", user_id, exc)
+                self._dm_down[user_id] = time.monotonic() + DM_PAUSE
+                failed.append(user_id)
+        untold = [u for u in failed if (row.id, u) not in self._dm_told]
+        if untold:
+            # told once per player and game, with a ping: the player must learn where their
+            # hand is
+            self._dm_told.update((row.id, u) for u in untold)
+            await channel.send(t(row.lang, "ui.dm_closed",
+                                 players=", ".join(f"<@{u}>" for u in untold)),
                                allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, *,
+                           acting: bool) -> None:
+        """One private message per player and game, edited in place when the view changes;
+        a new DM (a notification) only when the player must act and has not had one for this
+        turn. A message that is gone (deleted, DMs reset) is replaced by a new one."""
+        stored = await self.sessions.store.hand_message(session_id, user_id)
+        if stored is not None and not (acting and not stored["acting"]):
+            try:
+                await self.client.get_partial_messageable(stored["channel_id"]) \
+                    .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
+            except discord.NotFound:
+                pass  # gone: a new one below
+            else:
+                if stored["acting"] and not acting:  # the turn is over: next time, a new DM
+                    await self.sessions.store.save_hand_message(
+                        session_id, user_id, stored["channel_id"], stored["message_id"], False)
+                return
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        message = await user.send(**message_kwargs(spec))
+        await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
+                                                    message.id, acting)
+
+    async def remember_language(self, user_id: int, locale: str | None) -> None:
+        """Each user's Discord language, from their interactions, for their DMs; written only
+        when it changes (a cache per process: a second process at worst writes it again)."""
+        if locale is None:
+            return
+        lang = language(locale)
+        if self._languages.get(user_id) == lang:
+            return
+        if await self.sessions.store.user_lang(user_id) != lang:
+            await self.sessions.store.save_user_lang(user_id, lang)
+        self._languages[user_id] = lang
 
     async def publish_timer(self, event: TimerEvent) -> None:
         """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
         if event.outcome is not None:
-            await self.publish(event.outcome)
+            with contextlib.suppress(BoardNotPosted):  # logged; the next click re-posts it
+                await self.publish(event.outcome)
             return
         spec = present.timer_message(event, event.session.lang)
         if spec is not None:
             channel = await self.channel(event.session.channel_id)
-            # a reminder is the one message meant to ping (the player allowed it: the timer
-            # checked their settings and quiet hours when it was scheduled and fired)
+            # a reminder is meant to ping (the player allowed it: the timer checked their
+            # settings and quiet hours when it was scheduled and fired); a vote on an absent
+            # player pings that player, once
             users = [event.session.seats[seat].user_id
                      for seat, _ in event.params.get("seats", [])
-                     if event.kind in ("remind", "last_call")]
+                     if event.kind in ("remind", "last_call", "ping")]
+            if event.kind in ("timeout", "absent") and event.seat is not None:
+                users.append(event.session.seats[event.seat].user_id)
             pings = discord.AllowedMentions(
                 users=[discord.Object(u) for u in users if u is not None])
             await channel.send(**message_kwargs(spec), allowed_mentions=pings)

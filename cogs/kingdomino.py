@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.game import legal_choices, play
+from cogs.game import MAX_VALUE, legal_choices, play
 
 
 class KingdominoCog(commands.GroupCog, group_name="kingdomino",
@@ -19,7 +19,8 @@ class KingdominoCog(commands.GroupCog, group_name="kingdomino",
 
     @app_commands.command(name="pick", description="Put your king on a domino of the next line")
     @app_commands.describe(domino="A domino still free in the next line")
-    async def pick(self, interaction: discord.Interaction, domino: str) -> None:
+    async def pick(self, interaction: discord.Interaction,
+                   domino: app_commands.Range[str, 1, MAX_VALUE]) -> None:
         code = domino if domino.startswith("pick ") else f"pick {domino}"
         await play(interaction, code)
 
@@ -29,7 +30,8 @@ class KingdominoCog(commands.GroupCog, group_name="kingdomino",
 
     @app_commands.command(name="place", description="Lay your domino in your kingdom")
     @app_commands.describe(placement="Two cells, e.g. C3 D3 (first gets the domino's left half)")
-    async def place(self, interaction: discord.Interaction, placement: str) -> None:
+    async def place(self, interaction: discord.Interaction,
+                    placement: app_commands.Range[str, 1, MAX_VALUE]) -> None:
         text = placement.strip()
         code = text if text.split()[:1] in (["place"], ["discard"]) else f"place {text.upper()}"
         await play(interaction, code)

@@ -31,7 +31,7 @@ def key_for(string: app_commands.locale_str, context: app_commands.TranslationCo
 
 
 class CatalogTranslator(app_commands.Translator):
-    async def translate(self, string, locale, context):  # type: ignore[override]
+    async def translate(self, string, locale, context):
         lang = _LOCALES.get(locale)
         key = key_for(string, context)
         if lang is None or key is None:

@@ -202,13 +202,20 @@ _local_users: dict[tuple[str, int], int] = {}
 
 
 @asynccontextmanager
-async def _local_lock(scope: str, key: int) -> AsyncIterator[None]:
+async def _local_lock(scope: str, key: int, give_up: float) -> AsyncIterator[None]:
+    """Wait until ``give_up`` (a ``time.monotonic()``) at most, then :class:`StoreBusy`."""
     ident = (scope, key)
     lock = _local_locks.setdefault(ident, asyncio.Lock())
     _local_users[ident] = _local_users.get(ident, 0) + 1
     try:
-        async with lock:
+        try:
+            await asyncio.wait_for(lock.acquire(), max(0.0, give_up - time.monotonic()))
+        except TimeoutError:
+            raise StoreBusy(f"session {key} is locked in this process") from None
+        try:
             yield
+        finally:
+            lock.release()
     finally:
         _local_users[ident] -= 1
         if not _local_users[ident]:  # no waiter left: forget it (memory stays bounded)
@@ -346,41 +353,34 @@ class SqliteDatabase(Database):
                     await conn.execute("ROLLBACK")
                 raise _sqlite_failure(exc) from exc
 
-    async def _read(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        # execute, fetch and close in ONE call on the reader's thread: a statement left open
+        # across an await (another coroutine's read starting meanwhile) keeps the connection's
+        # read snapshot alive, and under steady load every later read saw old data
         assert self.reader is not None, "Database.open() first"
         self.statements += 1
         try:
-            return await self.reader.execute(sql, tuple(params))
+            return list(await self.reader.execute_fetchall(sql, tuple(params)))
         except sqlite3.Error as exc:
             raise _sqlite_failure(exc) from exc
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        cur = await self._read(sql, params)
-        try:
-            return await cur.fetchone()
-        finally:
-            await cur.close()
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        cur = await self._read(sql, params)
-        try:
-            return list(await cur.fetchall())
-        finally:
-            await cur.close()
 
     @asynccontextmanager
     async def session_lock(self, key: int) -> AsyncIterator[None]:
         """Byte ``key`` of ``<file>-locks`` locked with fcntl: across processes, released by
         the kernel if the process dies. Waits asynchronously; :class:`StoreBusy` after
         ``lock_wait`` seconds."""
+        give_up = time.monotonic() + self.lock_wait
         if self.path == ":memory:":
-            async with _local_lock(self.path + str(id(self)), key):
+            async with _local_lock(self.path + str(id(self)), key, give_up):
                 yield
             return
         scope = os.path.realpath(self.path)
-        async with _local_lock(scope, key):
+        async with _local_lock(scope, key, give_up):
             fd = _lock_file(scope)
-            give_up = time.monotonic() + self.lock_wait
             while True:
                 try:
                     fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, key)
@@ -570,8 +570,14 @@ class PostgresDatabase(Database):
             raise _pg_failure(exc) from exc
 
     async def _locker_call(self, sql: str, key: int) -> Any:
+        import asyncpg
+
         async with self._locker_busy:
             try:
+                if self._locker is None or self._locker.is_closed():
+                    # the server restarted or the link dropped: its advisory locks went with
+                    # the old connection, so a new one starts clean
+                    self._locker = await asyncpg.connect(self.target)
                 return await self._locker.fetchval(sql, key)
             except _pg_errors() as exc:
                 raise _pg_failure(exc) from exc
@@ -580,9 +586,9 @@ class PostgresDatabase(Database):
     async def session_lock(self, key: int) -> AsyncIterator[None]:
         """A session-level advisory lock on the locker connection (released by the server if
         this process dies); polled so the event loop and the pool are never held waiting."""
-        assert self._locker is not None, "Database.open() first"
-        async with _local_lock(self.target, key):
-            give_up = time.monotonic() + self.lock_wait
+        assert self.pool is not None, "Database.open() first"
+        give_up = time.monotonic() + self.lock_wait
+        async with _local_lock(self.target, key, give_up):
             while not await self._locker_call("SELECT pg_try_advisory_lock($1)", key):
                 if time.monotonic() >= give_up:
                     raise StoreBusy(f"session {key} is locked elsewhere")

@@ -26,6 +26,7 @@ class SeatRow:
     name: str
     bank: float | None = None  # seconds left on the turn clock
     running_since: str | None = None  # ISO time the clock started; None: not running
+    level: str | None = None  # computer level chosen at /game addbot; None: "normal"
 
     @property
     def is_bot(self) -> bool:
@@ -93,11 +94,12 @@ class Store:
     def _select_sessions(self, where: str) -> str:
         """Sessions with their seats as one JSON column: one statement, one snapshot."""
         if self.db.dialect == "postgres":
-            seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since)"
+            seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since,"
+                     " bot_level)"
                      " ORDER BY seat) FROM seats WHERE session_id = s.id)")
         else:
             seats = ("(SELECT json_group_array(json_array(seat, user_id, name, bank,"
-                     " running_since)) FROM (SELECT * FROM seats WHERE session_id = s.id"
+                     " running_since, bot_level)) FROM (SELECT * FROM seats WHERE session_id = s.id"
                      " ORDER BY seat))")
         return f"SELECT s.*, {seats} AS seats_json FROM sessions s {where}"
 
@@ -199,14 +201,16 @@ class Store:
         assert session_id is not None
         return session_id
 
-    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str) -> int:
+    async def add_seat(self, session_id: int, user_id: int | None, name: str, now: str,
+                       level: str | None = None) -> int:
         async with self.db.transaction() as conn:
             await conn.lock("sessions", session_id)
             (count,) = await conn.fetchone(
                 "SELECT COUNT(*) FROM seats WHERE session_id = ?", (session_id,))
             await conn.execute(
-                "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (session_id, count, user_id, name),
+                "INSERT INTO seats (session_id, seat, user_id, name, bot_level)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, count, user_id, name, level),
             )
             await conn.execute(
                 "UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id)
@@ -319,6 +323,30 @@ class Store:
                 "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)
             )
 
+    # --- boards being posted (see migrations/006_board_posts.sql) ------------------------
+    async def board_pending(self, session_id: int, version: int, now: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO board_posts (session_id, version, started_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (session_id) DO UPDATE SET version = excluded.version,"
+                " started_at = excluded.started_at", (session_id, version, now))
+
+    async def board_posted(self, session_id: int, message_id: int | None) -> None:
+        """Record the posted board as the turn message and drop its intent, together."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id))
+            await conn.execute("DELETE FROM board_posts WHERE session_id = ?", (session_id,))
+
+    async def pending_boards(self) -> list[int]:
+        """Sessions with a board whose post was started and never recorded."""
+        rows = await self.db.fetchall("SELECT session_id FROM board_posts ORDER BY session_id")
+        return [row["session_id"] for row in rows]
+
+    async def board_is_pending(self, session_id: int) -> bool:
+        return await self.db.fetchone(
+            "SELECT 1 FROM board_posts WHERE session_id = ?", (session_id,)) is not None
+
     # --- direct messages ----------------------------------------------------------------
     async def dm_refused_until(self, user_id: int) -> str | None:
         row = await self.db.fetchone("SELECT until FROM dm_refusals WHERE user_id = ?", (user_id,))
@@ -352,6 +380,14 @@ class Store:
             "SELECT id, seat, kind, due_at FROM timers WHERE session_id = ? AND fired_at IS NULL"
             " ORDER BY due_at, id",
             (session_id,),
+        )
+
+    async def last_fired_timer(self, session_id: int, seat: int, kind: str) -> Any:
+        return await self.db.fetchone(
+            "SELECT id, fired_at, reannounced_at FROM timers WHERE session_id = ? AND seat = ?"
+            " AND kind = ?"
+            " AND fired_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (session_id, seat, kind),
         )
 
     async def ballots(self, session_id: int, topic: str) -> dict[int, str]:
@@ -402,3 +438,52 @@ class Store:
             " ORDER BY from_version",
             (session_id,),
         )
+
+    # --- server defaults, user languages, hand messages (issue 12) ----------------------
+    async def guild_settings(self, guild_id: int | None) -> Any:
+        if guild_id is None:
+            return None
+        return await self.db.fetchone(
+            "SELECT pace, remind_hours, absent_hours, lang FROM guild_settings"
+            " WHERE guild_id = ?", (guild_id,))
+
+    async def save_guild_settings(self, guild_id: int, pace: str | None,
+                                  remind_hours: float | None, absent_hours: float | None,
+                                  lang: str | None) -> None:
+        await self.run([(
+            "INSERT INTO guild_settings (guild_id, pace, remind_hours, absent_hours, lang)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET pace = excluded.pace,"
+            " remind_hours = excluded.remind_hours, absent_hours = excluded.absent_hours,"
+            " lang = excluded.lang",
+            (guild_id, pace, remind_hours, absent_hours, lang))])
+
+    async def user_lang(self, user_id: int) -> str | None:
+        row = await self.db.fetchone("SELECT lang FROM user_locales WHERE user_id = ?",
+                                     (user_id,))
+        return row["lang"] if row else None
+
+    async def save_user_lang(self, user_id: int, lang: str) -> None:
+        await self.run([(
+            "INSERT INTO user_locales (user_id, lang) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang", (user_id, lang))])
+
+    async def hand_message(self, session_id: int, user_id: int) -> Any:
+        return await self.db.fetchone(
+            "SELECT channel_id, message_id, acting FROM hand_messages"
+            " WHERE session_id = ? AND user_id = ?", (session_id, user_id))
+
+    async def save_hand_message(self, session_id: int, user_id: int, channel_id: int,
+                                message_id: int, acting: bool) -> None:
+        await self.run([(
+            "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id, acting)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+            " acting = excluded.acting",
+            (session_id, user_id, channel_id, message_id, int(acting)))])
+
+    async def absent_since(self, session_id: int, seat: int) -> str | None:
+        """When the seat was declared absent in its current turn (its absence timer fired)."""
+        row = await self.db.fetchone(
+            "SELECT MAX(fired_at) FROM timers WHERE session_id = ? AND seat = ?"
+            " AND kind = 'absent' AND fired_at IS NOT NULL", (session_id, seat))
+        return row[0] if row else None

@@ -27,6 +27,9 @@ State = dict[str, Any]
 View = dict[str, Any]
 Event = dict[str, Any]
 
+#: computer player levels, weakest first (``/game addbot level:``); "normal" is the default
+BOT_LEVELS = ("easy", "normal")
+
 #: Longest action code; keeps ``stolik:<session>:<version>:<code>`` under Discord's 100.
 MAX_ACTION_CODE = 60
 
@@ -157,8 +160,13 @@ class Game(ABC):
         return json.loads(text)
 
     # --- computer player ----------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
-        """A move for a computer player (random legal by default; games may do better)."""
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
+        """A legal move for a computer player of ``level`` (one of :data:`BOT_LEVELS`).
+
+        Deterministic given ``rng``: no wall clock, so a search spends a count of playouts,
+        not seconds. ``"easy"`` must be beatable by a new player; ``"normal"`` is the default
+        and what plays for an absent player. Random legal here; games do better.
+        """
         return rng.choice(self.legal_actions(state, seat))
 
     # --- helpers shared by engines ------------------------------------------------------

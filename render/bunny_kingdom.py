@@ -2,22 +2,41 @@
 
 Both are pure functions of a view (``engines.bunny_kingdom`` ``view``); the board uses the
 spectator view only, so it can never show a hand, a parchment before the final reveal or a
-2-player reserve. Layout of the board: a header (round, phase, pick step, deck), the 10x10
-map with A-J / 1-10 labels and each cell's name, then a side panel per player (score bar on a
-shared scale, territories and fiefs, buildings waiting, the number of parchments, the last
-cards played, harvests) and, at the end, everyone's revealed parchments with their points.
-The terrain layer (colours, resource icons, lava, labels) is drawn once and cached.
+2-player reserve. Both are phone-sized (every text >= 9 px when shown 390 px wide). Layout of
+the board: a header (round, phase, pick step, passing order, deck), the 10x10 map with A-J /
+1-10 labels and each cell's name, every fief outlined in its owner's colour and each owned
+cell marked with the owner's seat shape, lava drawn over the borders; below, a block per
+player, two by two (score bar on a shared scale, territories and fiefs, parchments, buildings
+waiting, last cards played, harvests) and, at the end, everyone's revealed parchments with
+their points. The map layer (terrain, resource icons, names, labels), each occupied cell and
+each card row of a hand are drawn once and cached.
 """
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, PAPER, SEAT_COLOURS, font
+from render.common import (
+    INK,
+    PAPER,
+    SEAT_COLOURS,
+    draw_seat_marker,
+    draw_text,
+    fixed_palette,
+    font,
+    layer_cache,
+    legible,
+    min_label_px,
+    seat_colour,
+    text_on,
+    text_width,
+)
+from render.common import (
+    to_png as encode_png,
+)
 from session.i18n import t
 
 P = "bunny_kingdom."
@@ -36,13 +55,33 @@ GOLD = (240, 196, 40)
 SOFT = (110, 104, 96)
 LUXURY = {"pearl", "mushroom", "spices", "diamond", "copper", "gold", "iron"}
 
-CELL = 66
+LAVA_CORE = (255, 214, 0)  # the lava bar's dashes: lava is told from a red fief by texture
+WHITE = (255, 255, 255)
+CARD_EDGE = (200, 190, 175)
+# text inside icons (drawn large and shrunk, so not through draw_text): its colour pairs are
+# declared here and checked by tests/render/test_bunny_kingdom_images.py
+INGOT_TEXT = (40, 25, 10)
+INGOTS = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
+          "iron": ((150, 155, 165), "Fe")}
+TOWER = (100, 90, 190)  # the sky tower's body, under its white pair number
+PROVISIONS = (140, 95, 45)  # the provisions card, under a white "+2" (was 3.4:1)
+CAMP_DARK = (70, 45, 20)  # the camp's outline and the stroke round its white number
+ICON_TEXT = (
+    *((INGOT_TEXT, fill) for fill, _ in INGOTS.values()),
+    (WHITE, TOWER), (WHITE, PROVISIONS), (WHITE, CAMP_DARK),
+    ((60, 60, 60), (250, 248, 240)),  # "?" on an unset trading post
+)
+
+# phone-sized: the map is the image's width and every player's block goes below it
+CELL = 56
 LABEL = 24
-MARGIN = 14
-HEADER = 44
+MARGIN = 10
 BOARD_PX = CELL * 10
-PANEL_W = 470
-WIDTH = MARGIN + LABEL + BOARD_PX + LABEL + MARGIN + PANEL_W + MARGIN
+WIDTH = MARGIN + LABEL + BOARD_PX + LABEL + MARGIN
+TEXT_PX = min_label_px(WIDTH)  # >= 9 px when the image is shown 390 px wide
+LINE_H = TEXT_PX + 6
+PANEL_W = WIDTH - 2 * MARGIN
+BLOCK_W = (PANEL_W - 8) // 2  # players' blocks two by two: a shorter image
 ROWS = "ABCDEFGHIJ"
 SCALE = 4  # icons are drawn large and shrunk: smooth edges
 
@@ -63,12 +102,10 @@ def _card_name(lang: str, kind: str) -> str:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Like ``render.common.to_png`` (256-colour palette) but with fast zlib settings: the
-    board is large and flat-coloured, and level 1 saves ~20 ms for ~25% more bytes (~100 KB)."""
-    buf = io.BytesIO()
-    image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
-        buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    """PNG with the board's fixed palette (terrain, seats, lava exact; icon shades nearest)
+    and zlib level 1: on the 628x1146 board level 3 costs ~1.5 ms more for ~12% fewer bytes
+    (~50 KB either way)."""
+    return encode_png(image, compress_level=1, palette=PALETTE)
 
 
 # --- icons (cached) ---------------------------------------------------------------------
@@ -116,30 +153,12 @@ def resource_icon(resource: str, px: int) -> Image.Image:
                    (s * 0.1, s * 0.4)], fill=(150, 230, 245), outline=(20, 90, 120), width=w * 2)
         d.line((s * 0.1, s * 0.4, s * 0.9, s * 0.4), fill=(20, 90, 120), width=w)
     else:  # copper, gold, iron: an ingot with the chemical symbol (the same in every language)
-        fill, symbol = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
-                        "iron": ((150, 155, 165), "Fe")}.get(resource, ((200, 200, 200), "?"))
+        fill, symbol = INGOTS.get(resource, ((200, 200, 200), "?"))
         d.polygon([(s * 0.05, s * 0.85), (s * 0.2, s * 0.25), (s * 0.8, s * 0.25),
                    (s * 0.95, s * 0.85)], fill=fill, outline=(60, 40, 20), width=w * 2)
-        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=(40, 25, 10),
+        d.text((s * 0.5, s * 0.57), symbol, font=font(int(s * 0.38), True), fill=INGOT_TEXT,
                anchor="mm")
-    return img.resize((px, px), Image.LANCZOS)
-
-
-@lru_cache(maxsize=16)
-def rabbit_icon(seat: int, px: int) -> Image.Image:
-    """A rabbit head in the seat's colour."""
-    s = px * SCALE
-    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    line = (255, 255, 255)
-    w = SCALE * 2
-    for x0 in (0.22, 0.52):
-        d.ellipse((s * x0, s * 0.0, s * (x0 + 0.26), s * 0.55), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.12, s * 0.35, s * 0.88, s * 0.98), fill=colour, outline=line, width=w)
-    d.ellipse((s * 0.33, s * 0.55, s * 0.43, s * 0.65), fill=line)
-    d.ellipse((s * 0.57, s * 0.55, s * 0.67, s * 0.65), fill=line)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=16)
@@ -157,7 +176,7 @@ def city_icon(strength: int, px: int) -> Image.Image:
                     width=w)
         d.polygon([(s * (x - 0.15), s * 0.27), (s * x, s * 0.02), (s * (x + 0.15), s * 0.27)],
                   fill=(200, 60, 50), outline=dark, width=w)
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=32)
@@ -172,15 +191,15 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
                   fill=(205, 170, 110), outline=(70, 45, 20), width=w)
         d.polygon([(s * 0.5, s * 0.45), (s * 0.65, s * 0.92), (s * 0.35, s * 0.92)],
                   fill=(70, 45, 20))
-        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=(255, 255, 255),
-               anchor="mm", stroke_width=SCALE, stroke_fill=(70, 45, 20))
+        d.text((s * 0.5, s * 0.5), kind[5:], font=font(int(s * 0.36), True), fill=WHITE,
+               anchor="mm", stroke_width=SCALE, stroke_fill=CAMP_DARK)
     elif kind == "sky_tower":
-        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=(120, 110, 200),
+        d.rectangle((s * 0.32, s * 0.2, s * 0.68, s * 0.95), fill=TOWER,
                     outline=(30, 20, 80), width=w)
         d.ellipse((s * 0.18, s * 0.02, s * 0.82, s * 0.35), fill=(180, 200, 255),
                   outline=(30, 20, 80), width=w)
         if extra:
-            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.62), extra, font=font(int(s * 0.34), True), fill=WHITE,
                    anchor="mm")
     else:  # a farm token: round, white for basic resources, black with gold rim for luxury
         resource = extra
@@ -195,9 +214,9 @@ def token_icon(kind: str, px: int, extra: str = "") -> Image.Image:
             d.arc((s * 0.1, s * 0.1, s * 0.9, s * 0.9), 200, 340, fill=(200, 120, 0), width=w * 2)
         if resource:
             icon = resource_icon(resource, int(px * 0.62)).resize(
-                (int(s * 0.62), int(s * 0.62)), Image.LANCZOS)
+                (int(s * 0.62), int(s * 0.62)), Image.Resampling.LANCZOS)
             img.alpha_composite(icon, (int(s * 0.19), int(s * 0.19)))
-    return img.resize((px, px), Image.LANCZOS)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
 
 
 def building_icon(building: str, px: int, *, resource: str = "", pair: str = "") -> Image.Image:
@@ -229,9 +248,9 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
         img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
         d = ImageDraw.Draw(img)
         if kind == "provisions":
-            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=(180, 130, 70),
+            d.rectangle((s * 0.1, s * 0.3, s * 0.9, s * 0.9), fill=PROVISIONS,
                         outline=(70, 40, 10), width=SCALE * 2)
-            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=(255, 255, 255),
+            d.text((s * 0.5, s * 0.6), "+2", font=font(int(s * 0.4), True), fill=WHITE,
                    anchor="mm")
         else:  # a parchment: a rolled scroll
             d.rectangle((s * 0.18, s * 0.1, s * 0.82, s * 0.9), fill=(245, 228, 180),
@@ -241,134 +260,143 @@ def card_icon(kind: str, terrain: str, px: int) -> Image.Image:
                           fill=(230, 205, 150), outline=(120, 90, 40), width=SCALE * 2)
             for y in (0.35, 0.5, 0.65):
                 d.line((s * 0.3, s * y, s * 0.7, s * y), fill=(150, 120, 70), width=SCALE * 2)
-        return img.resize((px, px), Image.LANCZOS)
+        return img.resize((px, px), Image.Resampling.LANCZOS)
     return building_icon(kind, px)
 
 
 # --- the static map layer -----------------------------------------------------------------
-def _cell_box(index: int) -> tuple[int, int, int, int]:
+MAP_H = LABEL + BOARD_PX + LABEL
+
+
+def _cell_box(index: int, top: int = 0) -> tuple[int, int, int, int]:
+    """A cell's box; ``top`` is where the map starts in the image."""
     r, c = divmod(index, 10)
     x = MARGIN + LABEL + c * CELL
-    y = HEADER + LABEL + r * CELL
+    y = top + LABEL + r * CELL
     return x, y, x + CELL, y + CELL
 
 
-@lru_cache(maxsize=4)
-def map_layer(terrain: tuple[str, ...], lava: tuple[tuple[str, str], ...], height: int
-              ) -> Image.Image:
-    """Background, terrain, resource icons, cell names, grid, lava and A-J / 1-10 labels."""
-    img = Image.new("RGBA", (WIDTH, height), PAPER + (255,))
+def _cell_name(index: int) -> str:
+    return f"{ROWS[index // 10]}{index % 10 + 1}"
+
+
+@layer_cache(maxsize=4)
+def map_layer(terrain: tuple[str, ...]) -> Image.Image:
+    """Terrain, resource icons, cell names, grid and A-J / 1-10 labels (RGB, cached)."""
+    img = Image.new("RGB", (WIDTH, MAP_H), PAPER)
     d = ImageDraw.Draw(img)
-    small = font(11)
-    label = font(16, True)
+    name_font = font(TEXT_PX, True)
+    label = font(TEXT_PX + 2, True)
     for i, ter in enumerate(terrain):
         x0, y0, x1, y1 = _cell_box(i)
-        d.rectangle((x0, y0, x1, y1), fill=TERRAIN_COLOURS.get(ter, (200, 200, 200)))
+        colour = TERRAIN_COLOURS.get(ter, (200, 200, 200))
+        d.rectangle((x0, y0, x1, y1), fill=colour)
         res = {"forest": "wood", "sea": "fish", "field": "carrots"}.get(ter)
         if res:
-            img.alpha_composite(resource_icon(res, 18), (x1 - 21, y0 + 3))
-        name = f"{ROWS[i // 10]}{i % 10 + 1}"
-        d.text((x0 + 3, y0 + 2), name, font=small, fill=(35, 35, 35))
+            icon = resource_icon(res, 16)
+            img.paste(icon, (x1 - 19, y0 + 7), icon)
+        draw_text(img, (x0 + 7, y0 + 6), _cell_name(i), font=name_font, fill=text_on(colour),
+                  key=True, draw=d)
     for k in range(11):
         x = MARGIN + LABEL + k * CELL
-        y = HEADER + LABEL + k * CELL
-        d.line((x, HEADER + LABEL, x, HEADER + LABEL + BOARD_PX), fill=GRID, width=1)
+        y = LABEL + k * CELL
+        d.line((x, LABEL, x, LABEL + BOARD_PX), fill=GRID, width=1)
         d.line((MARGIN + LABEL, y, MARGIN + LABEL + BOARD_PX, y), fill=GRID, width=1)
     for k in range(10):
         cx = MARGIN + LABEL + k * CELL + CELL // 2
-        cy = HEADER + LABEL + k * CELL + CELL // 2
-        for yy in (HEADER + LABEL // 2, HEADER + LABEL + BOARD_PX + LABEL // 2):
-            d.text((cx, yy), str(k + 1), font=label, fill=INK, anchor="mm")
+        cy = LABEL + k * CELL + CELL // 2
+        for yy in (LABEL // 2, LABEL + BOARD_PX + LABEL // 2):
+            draw_text(img, (cx, yy), str(k + 1), font=label, fill=INK, anchor="mm", key=True,
+                      draw=d)
         for xx in (MARGIN + LABEL // 2, MARGIN + LABEL + BOARD_PX + LABEL // 2):
-            d.text((xx, cy), ROWS[k], font=label, fill=INK, anchor="mm")
-    index = {f"{ROWS[i // 10]}{i % 10 + 1}": i for i in range(100)}
-    for a, b in lava:
-        ia, ib = index[a], index[b]
-        ax0, ay0, ax1, ay1 = _cell_box(min(ia, ib))
-        if abs(ia - ib) == 1:  # side by side: a vertical flow on the shared edge
-            d.line((ax1, ay0 + 2, ax1, ay1 - 2), fill=LAVA, width=7)
-        else:
-            d.line((ax0 + 2, ay1, ax1 - 2, ay1), fill=LAVA, width=7)
+            draw_text(img, (xx, cy), ROWS[k], font=label, fill=INK, anchor="mm", key=True,
+                      draw=d)
     return img
 
 
-# --- the board ------------------------------------------------------------------------------
-def _seat_block_height(view: dict[str, Any]) -> int:
-    """Room for one player's block; once the parchments are revealed the game is decided:
-    the block drops the waiting buildings and last cards to leave room for the parchments."""
-    return 112 if view["phase"] in ("copy", "over") else 172
-
-
-def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
-    """The channel image of a Bunny Kingdom game, from the spectator view."""
-    n = view["players"]
-    board = view["board"]
-    revealed = view["phase"] in ("copy", "over")
-    panel_h = HEADER + 44 + n * _seat_block_height(view) + (
-        _final_height(view) if revealed else 0)
-    height = max(HEADER + LABEL * 2 + BOARD_PX + MARGIN, panel_h + MARGIN)
-    img = map_layer(tuple(board["terrain"]), tuple(tuple(p) for p in board["lava"]),
-                    height).copy()
+@lru_cache(maxsize=4)
+def _lava_bar(vertical: bool) -> Image.Image:
+    """Lava on a cell edge: a dark-rimmed bar with yellow dashes, drawn over fief borders so
+    it always shows, and told from a red border by its dashes, not its colour alone."""
+    w, h = 10, CELL - 4
+    img = Image.new("RGB", (w, h), LAVA)
     d = ImageDraw.Draw(img)
-    _header(d, view, names, lang)
-    _pieces(img, d, view)
-    _panel(img, d, view, names, lang)
-    return to_png(img)
+    d.rectangle((0, 0, w - 1, h - 1), outline=INK)
+    for y in range(5, h - 6, 10):
+        d.rectangle((3, y, w - 4, y + 4), fill=LAVA_CORE)
+    return img.transpose(Image.Transpose.ROTATE_90) if not vertical else img
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str) -> None:
+# --- the board ------------------------------------------------------------------------------
+def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
     parts = [_tr(lang, "name"), _lbl(lang, "round", round=view["round"], rounds=view["rounds"]),
              _tr(lang, f"phase.{view['phase']}")]
     if view["phase"] == "explore":
         parts.append(_lbl(lang, "step", step=view["step"], steps=view["steps"]))
-        parts.append(_tr(lang, f"direction.{view['direction']}"))
+        parts.append(_lbl(lang, "pass_to", direction=_tr(lang, f"direction.{view['direction']}"),
+                          order=_pass_order(view, names)))
     parts.append(_lbl(lang, "deck", n=view["deck"]))
-    d.text((MARGIN, HEADER // 2), "  ·  ".join(parts), font=font(19, True), fill=INK, anchor="lm")
     offer = view.get("camp_offer")
     if offer:
-        text = _lbl(lang, "camp_offer", priority=offer["card"][5:], player=names[offer["seat"]])
-        d.text((WIDTH - MARGIN, HEADER // 2), text, font=font(16, True),
-               fill=SEAT_COLOURS[offer["seat"]], anchor="rm")
+        parts.append(_lbl(lang, "camp_offer", priority=offer["card"][5:],
+                          player=_who(names, offer["seat"])))
+    return parts
 
 
-def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    board = view["board"]
-    coords = board["coords"]
-    index = {c: i for i, c in enumerate(coords)}
-    pair_of: dict[int, str] = {}
-    for k, (a, b) in enumerate(board["towers"], start=1):
-        pair_of[index[a]] = pair_of[index[b]] = str(k)
-        owner = board["owner"][index[a]]
-        (ax, ay, ax1, ay1), (bx, by, bx1, by1) = _cell_box(index[a]), _cell_box(index[b])
-        d.line(((ax + ax1) // 2, (ay + ay1) // 2, (bx + bx1) // 2, (by + by1) // 2),
-               fill=SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner >= 0 else SOFT, width=2)
-    for i, building in enumerate(board["building"]):
-        x0, y0, x1, y1 = _cell_box(i)
-        owner = board["owner"][i]
-        if owner >= 0:
-            # a frame in the owner's colour makes fiefs readable at a glance
-            d.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1),
-                        outline=SEAT_COLOURS[owner % len(SEAT_COLOURS)], width=3)
-        if building:
-            icon = building_icon(building, 34, resource=view["posts"].get(coords[i], ""),
-                                 pair=pair_of.get(i, ""))
-            img.alpha_composite(icon, (x0 + 4, y1 - 38))
-        if owner >= 0:
-            img.alpha_composite(rabbit_icon(owner, 28), (x1 - 31, y1 - 31))
+def _who(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"#{seat + 1}"
+
+
+def _pass_order(view: dict[str, Any], names: list[str]) -> str:
+    """Who passes to whom: "Ada → Bolek → Cyryl → Ada" (2 players: "Ada ⇄ Bolek")."""
+    n = view["players"]
+    if n == 2:
+        return f"{_who(names, 0)} ⇄ {_who(names, 1)}"
+    step = 1 if view["direction"] == "left" else -1
+    order = [(k * step) % n for k in range(n + 1)]
+    return " → ".join(_who(names, s) for s in order)
 
 
 def _wrap(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: int) -> list[str]:
+    return list(_wrapped(text, fnt, width))
+
+
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, fnt: Any, width: int) -> tuple[str, ...]:
+    """``text`` broken into lines of at most ``width`` px (cached: the same card names and
+    effects come back on every image, and measuring words was a fifth of a board's CPU)."""
     words, lines, line = text.split(), [], ""
     for word in words:
         trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=fnt) <= width or not line:
+        if text_width(trial, fnt) <= width or not line:
             line = trial
         else:
             lines.append(line)
             line = word
     if line:
         lines.append(line)
+    return tuple(lines)
+
+
+def _joined(d: ImageDraw.ImageDraw, parts: list[str], fnt: Any, width: int) -> list[str]:
+    """``parts`` joined with dots into as few lines as fit ``width``."""
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.extend(_wrap(d, part, fnt, width))
     return lines
+
+
+def _fit(text: str, fnt: Any, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def _grouped(kinds: list[str], lang: str) -> str:
@@ -378,111 +406,225 @@ def _grouped(kinds: list[str], lang: str) -> str:
     return ", ".join(_card_name(lang, k) + (f" ×{c}" if c > 1 else "") for k, c in counts.items())
 
 
-def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str],
-           lang: str) -> None:
-    x = MARGIN + LABEL * 2 + BOARD_PX + MARGIN
-    y = HEADER + 6
-    totals = view["totals"]
-    top = max([100, *totals])
-    small, normal, bold = font(13), font(15), font(17, True)
-    block = _seat_block_height(view)
-    winners = view["ranking"][0] if view.get("ranking") else []
-    for s in range(view["players"]):
-        seat = view["seats"][s]
-        colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
-        d.rounded_rectangle((x, y, x + PANEL_W, y + block - 8), 8, fill=(255, 255, 255),
-                            outline=colour, width=3)
-        img.alpha_composite(rabbit_icon(s, 26), (x + 8, y + 6))
-        name = names[s] if s < len(names) else f"#{s + 1}"
-        flag = ""
-        if s in view["to_act"]:
-            flag = "  ◀ " + _lbl(lang, "to_act")
-        elif seat["picked"]:
-            flag = "  ✓ " + _lbl(lang, "picked")
-        if s in winners:
-            flag = "  ★ " + _lbl(lang, "winner")
-        d.text((x + 40, y + 19), name + flag, font=bold, fill=INK, anchor="lm")
-        d.text((x + PANEL_W - 10, y + 19), str(totals[s]), font=font(22, True), fill=colour,
-               anchor="rm")
-        # the score track: everyone on the same scale
-        bar_y = y + 38
-        d.rectangle((x + 10, bar_y, x + PANEL_W - 10, bar_y + 8), fill=(235, 230, 220))
-        filled = int((PANEL_W - 20) * totals[s] / top)
-        d.rectangle((x + 10, bar_y, x + 10 + filled, bar_y + 8), fill=colour)
-        line_y = bar_y + 16
-        info = _lbl(lang, "territories", n=seat["territories"], fiefs=seat["fiefs"]) + "   " + \
-            _lbl(lang, "scrolls", n=seat["scrolls"])
-        if view["players"] == 2 and view["phase"] == "explore":
-            info += "   " + _lbl(lang, "reserve", n=seat["reserve"])
-        d.text((x + 10, line_y), info, font=normal, fill=INK)
-        line_y += 22
-        if view["phase"] in ("copy", "over"):
-            _harvest_lines(d, view, s, x, line_y, small, lang)
-            y += block
-            continue
+def _seat_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], s: int, lang: str
+                ) -> list[tuple[str, tuple[int, int, int]]]:
+    """The text lines of a player's block below its name and score bar."""
+    seat = view["seats"][s]
+    small = font(TEXT_PX)
+    width = BLOCK_W - 20
+    info = [_lbl(lang, "territories", n=seat["territories"], fiefs=seat["fiefs"]),
+            _lbl(lang, "scrolls", n=seat["scrolls"])]
+    if view["players"] == 2 and view["phase"] == "explore":
+        info.append(_lbl(lang, "reserve", n=seat["reserve"]))
+    lines = [(line, INK) for line in _joined(d, info, small, width)]
+    if view["phase"] not in ("copy", "over"):
         waiting = _grouped(seat["waiting"], lang) or _lbl(lang, "nothing")
-        for k, line in enumerate(_wrap(d, _lbl(lang, "waiting") + " " + waiting, small,
-                                       PANEL_W - 20)[:2]):
-            d.text((x + 10, line_y + k * 16), line, font=small, fill=INK)
-        line_y += 36
+        lines += [(line, INK) for line in
+                  _wrap(d, _lbl(lang, "waiting") + " " + waiting, small, width)[:2]]
         played = [_lbl(lang, "scroll_back") if k == "scroll" else _card_name(lang, k)
                   for k in view["last_play"][s]]
         if played:
             text = _lbl(lang, "last_play") + " " + ", ".join(played)
-            for k, line in enumerate(_wrap(d, text, small, PANEL_W - 20)[:2]):
-                d.text((x + 10, line_y + k * 16), line, font=small, fill=SOFT)
-        line_y += 36
-        _harvest_lines(d, view, s, x, line_y, small, lang)
-        y += block
-    if view["phase"] in ("copy", "over"):
-        _final(d, view, names, lang, x, y)
-
-
-def _harvest_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], s: int, x: int, y: int,
-                   fnt: Any, lang: str) -> None:
-    """Carrots of each harvest so far, and the parchments' points once scored."""
+            lines += [(line, SOFT) for line in _wrap(d, text, small, width)[:2]]
     harvests = [sum(f["points"] for f in record[s]) for record in view["harvests"]]
-    text = ""
+    scored = []
     if harvests:
-        text = _lbl(lang, "harvest") + ": " + " + ".join(str(h) for h in harvests)
+        scored.append(_lbl(lang, "harvest") + ": " + " + ".join(str(h) for h in harvests))
     if view.get("final"):
         points = sum(line["points"] for line in view["final"][s])
-        text += "    " + _lbl(lang, "parchment_points", points=points)
-    if text:
-        d.text((x + 10, y), text.strip(), font=fnt, fill=INK)
+        scored.append(_lbl(lang, "parchment_points", points=points))
+    lines += [(line, INK) for line in _joined(d, scored, small, width)]
+    return lines
 
 
-def _final_height(view: dict[str, Any]) -> int:
+def _final_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str
+                 ) -> list[tuple[str, Any, tuple[int, int, int], int]]:
+    """Everyone's revealed parchments: (text, font, colour, indent) lines."""
     if not view.get("final"):
-        return 0
-    rows = sum((len(lines) + 1) // 2 for lines in view["final"])
-    return 34 + rows * 17 + 16 * view["players"]
-
-
-def _final(d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str,
-           x: int, y: int) -> None:
-    """Each player's parchments with their points (two columns per player)."""
-    if not view.get("final"):
-        return
-    d.text((x, y + 4), _lbl(lang, "final"), font=font(18, True), fill=INK)
-    y += 30
-    small = font(12)
+        return []
+    out: list[tuple[str, Any, tuple[int, int, int], int]] = [
+        (_lbl(lang, "final"), font(TEXT_PX + 3, True), INK, 0)]
+    small = font(TEXT_PX)
     for s, lines in enumerate(view["final"]):
         parchments = sum(line["points"] for line in lines)
-        who = names[s] if s < len(names) else f"#{s + 1}"
-        d.text((x, y), who, font=font(13, True), fill=SEAT_COLOURS[s % len(SEAT_COLOURS)])
-        d.text((x + 12 + d.textlength(who, font=font(13, True)), y),
-               _lbl(lang, "breakdown", harvest=view["totals"][s] - parchments,
-                    parchments=parchments, total=view["totals"][s]), font=font(12), fill=SOFT)
-        y += 16
-        for k, line in enumerate(lines):
+        out.append((_who(names, s) + "  " + _lbl(
+            lang, "breakdown", harvest=view["totals"][s] - parchments, parchments=parchments,
+            total=view["totals"][s]), font(TEXT_PX, True), INK, 0))
+        items = []
+        for line in lines:
             name = _card_name(lang, line["card"])
             if line["kind"] and line["kind"] != line["card"]:
                 name += " → " + _card_name(lang, line["kind"])
-            col, row = k % 2, k // 2
-            d.text((x + 8 + col * (PANEL_W // 2), y + row * 17), f"{name}: {line['points']}",
-                   font=small, fill=INK)
-        y += ((len(lines) + 1) // 2) * 17
+            items.append(f"{name}: {line['points']}")
+        for text in _joined(d, items, small, PANEL_W - 16):
+            out.append((text, small, INK, 12))
+    return out
+
+
+def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
+    """The channel image of a Bunny Kingdom game, from the spectator view."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    header_font = font(TEXT_PX + 2, True)
+    header = _joined(probe, _header_parts(view, names, lang), header_font, WIDTH - 2 * MARGIN)
+    # room reserved so that the image keeps its size while the game is played (the chat does
+    # not jump between boards): 3 header lines (4 with a passing order of 3-4 names), 7 lines
+    # a player (2 of territories and parchments, 2 of waiting buildings, 2 of last cards, 1 of
+    # harvests)
+    header_h = 10 + max(3 + (view["players"] > 2), len(header)) * (TEXT_PX + 8)
+    blocks = [_seat_lines(probe, view, s, lang) for s in range(view["players"])]
+    least = 0 if view["phase"] in ("copy", "over") else 7
+    row_heights = [max(_block_height([None] * least),
+                       *(_block_height(lines) for lines in blocks[k:k + 2]))
+                   for k in range(0, len(blocks), 2)]
+    blocks_h = sum(h + 8 for h in row_heights)
+    final = _final_lines(probe, view, names, lang)
+    height = header_h + MAP_H + 8 + blocks_h + len(final) * LINE_H + MARGIN
+    img = Image.new("RGB", (WIDTH, height), PAPER)
+    img.paste(map_layer(tuple(view["board"]["terrain"])), (0, header_h))
+    d = ImageDraw.Draw(img)
+    for k, line in enumerate(header):
+        draw_text(img, (MARGIN, 6 + k * (TEXT_PX + 8)), line, font=header_font, fill=INK,
+                  draw=d)
+    _pieces(img, d, view, header_h)
+    y = header_h + MAP_H + 8
+    winners = view["ranking"][0] if view.get("ranking") else []
+    for s, lines in enumerate(blocks):
+        _seat_block(img, d, view, s, lines, names, lang, MARGIN + (s % 2) * (BLOCK_W + 8), y,
+                    row_heights[s // 2], s in winners)
+        if s % 2 == 1 or s == len(blocks) - 1:
+            y += row_heights[s // 2] + 8
+    for text, fnt, colour, indent in final:
+        draw_text(img, (MARGIN + indent, y), text, font=fnt, fill=colour, draw=d)
+        y += LINE_H
+    return to_png(img)
+
+
+def _block_height(lines: list[Any]) -> int:
+    return 34 + 14 + len(lines) * LINE_H + 6
+
+
+def _seat_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], s: int,
+                lines: list[tuple[str, tuple[int, int, int]]], names: list[str], lang: str,
+                x: int, y: int, h: int, winner: bool) -> None:
+    """A player's block: marker, name, state, score; score bar on a shared scale; lines."""
+    colour = seat_colour(s)
+    d.rounded_rectangle((x, y, x + BLOCK_W, y + h), 8, fill=WHITE, outline=colour, width=3)
+    draw_seat_marker(img, s, (x + 20, y + 18), 24)
+    flag = ""
+    if s in view["to_act"]:
+        flag = "  ◀ " + _lbl(lang, "to_act")
+    elif view["seats"][s]["picked"]:
+        flag = "  ✓ " + _lbl(lang, "picked")
+    if winner:
+        flag = "  ★ " + _lbl(lang, "winner")
+    bold = font(TEXT_PX + 2, True)
+    totals = view["totals"]
+    score_font = font(TEXT_PX + 6, True)
+    room = BLOCK_W - 48 - int(text_width(str(totals[s]), score_font)) - 8
+    draw_text(img, (x + 38, y + 18), _fit(_who(names, s) + flag, bold, room), font=bold,
+              fill=INK, anchor="lm", draw=d)
+    draw_text(img, (x + BLOCK_W - 10, y + 18), str(totals[s]), font=score_font,
+              fill=legible(colour, WHITE), anchor="rm", draw=d)
+    bar_y = y + 34
+    top = max([100, *totals])
+    d.rectangle((x + 10, bar_y, x + BLOCK_W - 10, bar_y + 8), fill=(235, 230, 220))
+    filled = int((BLOCK_W - 20) * totals[s] / top)
+    d.rectangle((x + 10, bar_y, x + 10 + filled, bar_y + 8), fill=colour, outline=INK)
+    line_y = bar_y + 14
+    small = font(TEXT_PX)
+    for text, fill in lines:
+        draw_text(img, (x + 10, line_y), text, font=small, fill=fill, draw=d)
+        line_y += LINE_H
+
+
+def _fief_edges(owner: list[int], lava: set[frozenset[int]]) -> list[tuple[int, str]]:
+    """(cell, side) pairs where a fief ends: the neighbour is off the map, owned by someone
+    else (or no one), or behind lava. Lava splits fiefs, so it gets a border too."""
+    edges = []
+    for i, o in enumerate(owner):
+        if o < 0:
+            continue
+        r, c = divmod(i, 10)
+        for side, j, inside in (("top", i - 10, r > 0), ("bottom", i + 10, r < 9),
+                                ("left", i - 1, c > 0), ("right", i + 1, c < 9)):
+            if not inside or owner[j] != o or frozenset((i, j)) in lava:
+                edges.append((i, side))
+    return edges
+
+
+@lru_cache(maxsize=128)
+def _border(seat: int, sides: frozenset[str]) -> Image.Image:
+    """A cell's fief border on the given sides (RGBA, transparent inside), cached."""
+    img = Image.new("RGBA", (CELL + 1, CELL + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = seat_colour(seat) + (255,)
+    ink = INK + (255,)
+    e = CELL
+    boxes = {"top": ((0, 0, e, 1), (0, 2, e, 5)), "bottom": ((0, e - 1, e, e), (0, e - 5, e, e - 2)),
+             "left": ((0, 0, 1, e), (2, 0, 5, e)), "right": ((e - 1, 0, e, e), (e - 5, 0, e - 2, e))}
+    for side in ("top", "bottom", "left", "right"):  # fixed order: the same pixels each time
+        if side in sides:
+            rim, band = boxes[side]
+            d.rectangle(rim, fill=ink)
+    for side in ("top", "bottom", "left", "right"):
+        if side in sides:
+            rim, band = boxes[side]
+            d.rectangle(band, fill=colour)
+    return img
+
+
+def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    board = view["board"]
+    coords = board["coords"]
+    owner = board["owner"]
+    index = {c: i for i, c in enumerate(coords)}
+    lava = {frozenset((index[a], index[b])) for a, b in board["lava"]}
+    # fief borders: a dark rim and a band in the owner's colour along every fief's outline
+    sides: dict[int, frozenset[str]] = {}
+    for i, side in _fief_edges(owner, lava):
+        sides[i] = sides.get(i, frozenset()) | {side}
+    pair_of: dict[int, str] = {}
+    for k, (a, b) in enumerate(board["towers"], start=1):
+        pair_of[index[a]] = pair_of[index[b]] = str(k)
+    terrain = tuple(board["terrain"])
+    for i, building in enumerate(board["building"]):
+        if building or owner[i] >= 0:
+            x0, y0, _, _ = _cell_box(i, top)
+            img.paste(_cell_tile(terrain, i, building or "", view["posts"].get(coords[i], ""),
+                                 pair_of.get(i, ""), owner[i], sides.get(i, frozenset())),
+                      (x0, y0))
+    # lava last: on top of every border, so it never disappears between two owned cells
+    for pair in lava:
+        a, b = sorted(pair)
+        ax0, ay0, ax1, ay1 = _cell_box(a, top)
+        if b - a == 1:  # side by side: a vertical flow on the shared edge
+            img.paste(_lava_bar(True), (ax1 - 5, ay0 + 2))
+        else:
+            img.paste(_lava_bar(False), (ax0 + 2, ay1 - 5))
+    for a, b in board["towers"]:
+        tower_owner = owner[index[a]]
+        (ax, ay, ax1, ay1), (bx, by, bx1, by1) = _cell_box(index[a], top), \
+            _cell_box(index[b], top)
+        d.line(((ax + ax1) // 2, (ay + ay1) // 2, (bx + bx1) // 2, (by + by1) // 2),
+               fill=seat_colour(tower_owner) if tower_owner >= 0 else SOFT, width=2)
+
+
+@lru_cache(maxsize=2048)
+def _cell_tile(terrain: tuple[str, ...], i: int, building: str, resource: str, pair: str,
+               owner: int, sides: frozenset[str]) -> Image.Image:
+    """One cell as drawn on the board (terrain and name from the map layer, fief border,
+    building, owner's marker): opaque, so the board pastes it without blending."""
+    x0, y0, x1, y1 = _cell_box(i)
+    tile = map_layer(terrain).crop((x0, y0, x1 + 1, y1 + 1))
+    if owner >= 0 and sides:
+        sprite = _border(owner, sides)
+        tile.paste(sprite, (0, 0), sprite)
+    if building:
+        icon = building_icon(building, 28, resource=resource, pair=pair)
+        tile.paste(icon, (5, CELL - 32), icon)
+    if owner >= 0:
+        draw_seat_marker(tile, owner, (CELL - 16, CELL - 16), 22)
+    return tile
 
 
 # --- the hand -------------------------------------------------------------------------------
@@ -513,47 +655,35 @@ def _territory_hint(view: dict[str, Any], seat: int, coord: str, names: list[str
     return "; ".join(parts)
 
 
-
-HAND_W = 860
-ROW_H = 46
+HAND_W = 520
+HAND_TEXT = min_label_px(HAND_W)
+RESERVE_TAG = (0, 90, 160)  # the reserve card's frame and tag: 7:1 on white
 
 
 def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
-    """A seat's private view: hand (name and effect of each card), its pick, buildings
-    waiting, parchments, and (2 players) the cards it discarded face down."""
+    """A seat's private view: hand (name and effect of each card, the card just drawn from
+    a 2-player reserve marked), its pick, buildings waiting, parchments, whom it passes to,
+    and (2 players) the cards it discarded face down, listed compactly."""
     private = view["private"]
     seat = private["seat"]
     terrain = dict(zip(view["board"]["coords"], view["board"]["terrain"], strict=True))
-    sections: list[tuple[str, list[str], bool]] = [
-        (_lbl(lang, "hand"), private["hand"], True),
-        (_lbl(lang, "your_pick"), private["pick"] or [], True),
-        (_lbl(lang, "your_waiting"), private["waiting"], False),
-        (_lbl(lang, "your_scrolls"), private["scrolls"], False),
-        (_lbl(lang, "discarded"), private["hidden_discards"], False),
-    ]
-    sections = [x for n, x in enumerate(sections) if x[1] or n == 0]
-    height = 60 + sum(34 + max(1, len(cards)) * ROW_H for _, cards, _ in sections) + MARGIN
-    img = Image.new("RGBA", (HAND_W, height), PAPER + (255,))
-    d = ImageDraw.Draw(img)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    img.alpha_composite(rabbit_icon(seat, 34), (MARGIN, 12))
-    title = f"{names[seat] if seat < len(names) else ''} · " + _lbl(
-        lang, "round", round=view["round"], rounds=view["rounds"]) + " · " + _tr(
-        lang, f"phase.{view['phase']}")
-    d.text((MARGIN + 44, 30), title, font=font(20, True), fill=colour, anchor="lm")
-    y = 60
-    name_font, text_font = font(16, True), font(14)
-    for heading, cards, hints in sections:
-        d.text((MARGIN, y + 6), heading, font=font(17, True), fill=INK)
-        y += 34
-        if not cards:
-            d.text((MARGIN + 10, y + 10), _lbl(lang, "nothing"), font=text_font, fill=SOFT)
-            y += ROW_H
-        for kind in cards:
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    text_font = font(HAND_TEXT + 1)
+    heading_font = font(HAND_TEXT + 4, True)
+    inner = HAND_W - 2 * MARGIN
+
+    reserve_index = -1
+    if private.get("from_reserve") and private["hand"] and \
+            private["hand"][-1] == private["from_reserve"]:
+        reserve_index = len(private["hand"]) - 1
+
+    def rows_of(cards: list[str], hints: bool, marked: int = -1
+                ) -> list[tuple[str, str, list[str], bool]]:
+        """(kind, name, effect lines, from the reserve) for each card; ``marked``: the index
+        of the card drawn from the reserve."""
+        rows = []
+        for k, kind in enumerate(cards):
             ter = terrain.get(kind, "")
-            d.rounded_rectangle((MARGIN, y, HAND_W - MARGIN, y + ROW_H - 6), 6,
-                                fill=(255, 255, 255), outline=(200, 190, 175))
-            img.alpha_composite(card_icon(kind, ter, 34), (MARGIN + 4, y + 3))
             if ter:
                 name = f"{kind} · {_tr(lang, f'terrain.{ter}')}"
                 effect = _territory_hint(view, seat, kind, names, lang) if hints else \
@@ -561,8 +691,101 @@ def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             else:
                 name = _card_name(lang, kind)
                 effect = _tr(lang, f"card.{kind}.text")
-            d.text((MARGIN + 46, y + 3), name, font=name_font, fill=INK)
-            d.text((MARGIN + 46, y + 22), _wrap(d, effect, text_font, HAND_W - 80)[0],
-                   font=text_font, fill=SOFT)
-            y += ROW_H
+            rows.append((kind, name, _wrap(probe, effect, text_font, inner - 56)[:2],
+                         k == marked))
+        return rows
+
+    sections: list[tuple[str, list[tuple[str, str, list[str], bool]], bool]] = [
+        (_lbl(lang, "hand"), rows_of(private["hand"], True, reserve_index), True),
+        (_lbl(lang, "your_pick"), rows_of(private["pick"] or [], True), bool(private["pick"])),
+        (_lbl(lang, "your_waiting"), rows_of(private["waiting"], False),
+         bool(private["waiting"])),
+        (_lbl(lang, "your_scrolls"), rows_of(private["scrolls"], False),
+         bool(private["scrolls"])),
+    ]
+    sections = [x for x in sections if x[2]]
+    discards = _wrap(probe, _grouped(private["hidden_discards"], lang), text_font, inner)
+    subtitle = []
+    if view["phase"] == "explore":
+        n = view["players"]
+        step = 1 if view["direction"] == "left" else -1
+        subtitle = _wrap(probe, _lbl(lang, "you_pass", to=_who(names, (seat + step) % n),
+                                     source=_who(names, (seat - step) % n)), text_font, inner)
+
+    def row_h(row: tuple[str, str, list[str], bool]) -> int:
+        return 10 + (HAND_TEXT + 7) + len(row[2]) * (HAND_TEXT + 5) + \
+            ((HAND_TEXT + 6) if row[3] else 0) + 6
+
+    title_font = font(HAND_TEXT + 5, True)
+    title = _joined(probe, [_who(names, seat), _lbl(lang, "round", round=view["round"],
+                                                    rounds=view["rounds"]),
+                            _tr(lang, f"phase.{view['phase']}")], title_font, inner - 36)
+    height = 52 + (len(title) - 1) * (HAND_TEXT + 10) + len(subtitle) * (HAND_TEXT + 6) + sum(
+        34 + (sum(row_h(r) for r in rows) or (HAND_TEXT + 10)) for _, rows, _ in sections
+    ) + (34 + len(discards) * (HAND_TEXT + 6) if discards else 0) + MARGIN
+    img = Image.new("RGB", (HAND_W, height), PAPER)
+    d = ImageDraw.Draw(img)
+    colour = seat_colour(seat)
+    draw_seat_marker(img, seat, (MARGIN + 14, 26), 28)
+    for k, line in enumerate(title):
+        draw_text(img, (MARGIN + 36, 26 + k * (HAND_TEXT + 10)), line, font=title_font,
+                  fill=legible(colour, PAPER), anchor="lm", draw=d)
+    y = 52 + (len(title) - 1) * (HAND_TEXT + 10)
+    for line in subtitle:
+        draw_text(img, (MARGIN, y), line, font=text_font, fill=INK, draw=d)
+        y += HAND_TEXT + 6
+    for heading, rows, _ in sections:
+        draw_text(img, (MARGIN, y + 6), heading, font=heading_font, fill=INK, draw=d)
+        y += 34
+        if not rows:
+            draw_text(img, (MARGIN + 10, y), _lbl(lang, "nothing"), font=text_font, fill=SOFT,
+                      draw=d)
+            y += HAND_TEXT + 10
+        for kind, name, effect, from_reserve in rows:
+            tag = "⬇ " + _lbl(lang, "from_reserve") if from_reserve else ""
+            tile = _card_row(kind, terrain.get(kind, ""), name, tuple(effect), tag)
+            img.paste(tile, (MARGIN, y))
+            y += tile.height + 6
+    if discards:
+        draw_text(img, (MARGIN, y + 6), _lbl(lang, "discarded_count",
+                                             n=len(private["hidden_discards"])),
+                  font=heading_font, fill=INK, draw=d)
+        y += 34
+        for line in discards:
+            draw_text(img, (MARGIN, y), line, font=text_font, fill=INK, draw=d)
+            y += HAND_TEXT + 6
     return to_png(img)
+
+
+@layer_cache(maxsize=512)
+def _card_row(kind: str, terrain: str, name: str, effect: tuple[str, ...], tag: str
+              ) -> Image.Image:
+    """One card of a hand image: icon, optional tag (the reserve card), name, effect lines.
+    Cached: a hand changes by a card or two between pictures."""
+    h = 10 + (HAND_TEXT + 7) + len(effect) * (HAND_TEXT + 5) + ((HAND_TEXT + 6) if tag else 0)
+    w = HAND_W - 2 * MARGIN
+    img = Image.new("RGB", (w + 1, h), PAPER)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w, h - 1), 6, fill=WHITE,
+                        outline=RESERVE_TAG if tag else CARD_EDGE, width=3 if tag else 1)
+    icon = card_icon(kind, terrain, 34)
+    img.paste(icon, (6, 6), icon if icon.mode == "RGBA" else None)
+    ty = 5
+    if tag:
+        draw_text(img, (50, ty), tag, font=font(HAND_TEXT, True), fill=RESERVE_TAG, draw=d)
+        ty += HAND_TEXT + 6
+    draw_text(img, (50, ty), name, font=font(HAND_TEXT + 3, True), fill=INK, draw=d)
+    ty += HAND_TEXT + 7
+    for line in effect:
+        draw_text(img, (50, ty), line, font=font(HAND_TEXT + 1), fill=SOFT, draw=d)
+        ty += HAND_TEXT + 5
+    return img
+
+
+#: every flat colour of the images, kept exact by the PNG palette
+PALETTE = fixed_palette((
+    *TERRAIN_COLOURS.values(), *SEAT_COLOURS, LAVA, LAVA_CORE, GRID, GOLD, SOFT, INK, PAPER,
+    WHITE, CARD_EDGE, RESERVE_TAG, (235, 230, 220), (0, 0, 0),
+    *(legible(c, WHITE) for c in SEAT_COLOURS), *(legible(c, PAPER) for c in SEAT_COLOURS),
+    (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), TOWER, PROVISIONS,
+))

@@ -1,24 +1,59 @@
-"""Shared drawing helpers: bundled fonts, colours, PNG encoding.
+"""Shared drawing helpers: bundled fonts, the seat palette and shapes, legible text, PNG encoding.
 
 Renderers are pure functions of a *view* (never engine internals) returning PNG bytes.
 The DejaVu fonts are bundled (render/fonts/, free licence in LICENSE-DejaVu.txt) because
 Pillow's default font has no Polish or Cyrillic letters for player names.
+
+Seats: every game shows an owner with ``SEAT_COLOURS[seat]`` *and* ``SEAT_SHAPES[seat]``
+(``seat_marker``), so nobody has to tell seats apart by colour alone. The palette keeps every
+pair at CIEDE2000 >= 20 under simulated deuteranopia, protanopia and tritanopia
+(tests/render/test_palette.py measures it; worst pair ~28.8).
+
+Text: renderers write through ``draw_text`` with a colour from ``text_on`` / ``legible``
+(WCAG AA, contrast >= 4.5:1). Under ``record_text()`` every call is recorded with the colours
+actually under it and the width of the PNG it ends in, so tests check contrast and phone
+readability (``PHONE_WIDTH``) of every text in every image.
 """
 
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import Any, TypeVar
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
-#: seat colours, used by every game so a player keeps their colour across games
-SEAT_COLOURS = [(214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 187, 0), (148, 103, 189)]
-INK = (30, 30, 30)
-PAPER = (250, 247, 240)
+RGB = tuple[int, int, int]
+
+#: seat colours, used by every game so a player keeps their colour across games:
+#: red, turquoise, yellow, violet, plum (searched for the largest worst-pair distance under
+#: the three dichromacies, with lightness 30-88 and some chroma so each still reads as a colour)
+SEAT_COLOURS: list[RGB] = [(215, 25, 50), (100, 235, 225), (250, 215, 40), (140, 110, 250),
+                           (100, 45, 95)]
+#: one shape per seat, in the same order: the second, colour-free cue
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond", "star")
+INK: RGB = (30, 30, 30)
+WHITE: RGB = (255, 255, 255)
+BLACK: RGB = (0, 0, 0)
+PAPER: RGB = (250, 247, 240)
+#: WCAG AA for normal text
+MIN_CONTRAST = 4.5
+#: images are judged as shown on a phone this many pixels wide; a label a player needs to
+#: choose a move must then be >= PHONE_MIN_PX tall: font px * PHONE_WIDTH / image width
+PHONE_WIDTH = 390
+PHONE_MIN_PX = 9
+
+
+def min_label_px(image_width: int) -> int:
+    """The smallest font size (px) that stays >= PHONE_MIN_PX at phone width."""
+    return -(-PHONE_MIN_PX * image_width // PHONE_WIDTH)
 
 
 @lru_cache(maxsize=64)
@@ -27,12 +62,313 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-def to_png(image: Image.Image) -> bytes:
-    """Encode as PNG; palette conversion keeps board images small."""
+def seat_colour(seat: int) -> RGB:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+# --- contrast ------------------------------------------------------------------------------
+def relative_luminance(rgb: tuple[float, ...]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return (0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1])
+            + 0.0722 * channel(rgb[2]))
+
+
+def contrast_ratio(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG contrast ratio, 1..21."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+@lru_cache(maxsize=256)
+def text_on(background: RGB) -> RGB:
+    """INK or white, whichever is legible on ``background``; black where neither is (black
+    or white always reaches >= 4.58:1 on any colour)."""
+    for candidate in (INK, WHITE):
+        if contrast_ratio(candidate, background) >= MIN_CONTRAST:
+            return candidate
+    return BLACK
+
+
+@lru_cache(maxsize=256)
+def legible(colour: RGB, background: RGB) -> RGB:
+    """``colour`` darkened (or lightened, on dark backgrounds) just enough for >= 4.5:1 on
+    ``background``: text keeps its hue, e.g. a seat's name in its seat's colour."""
+    target = BLACK if relative_luminance(background) > 0.18 else WHITE
+    for step in range(21):
+        k = step / 20
+        mixed = tuple(round(c + (t - c) * k) for c, t in zip(colour, target, strict=True))
+        if contrast_ratio(mixed, background) >= MIN_CONTRAST:
+            return mixed  # type: ignore[return-value]
+    return target
+
+
+# --- seat shapes ---------------------------------------------------------------------------
+def _shape_points(shape: str, size: float) -> list[tuple[float, float]]:
+    s = size
+    if shape == "square":
+        m = 0.12 * s
+        return [(m, m), (s - m, m), (s - m, s - m), (m, s - m)]
+    if shape == "triangle":
+        return [(s / 2, 0.04 * s), (0.97 * s, 0.9 * s), (0.03 * s, 0.9 * s)]
+    if shape == "diamond":
+        return [(s / 2, 0), (s, s / 2), (s / 2, s), (0, s / 2)]
+    if shape == "star":
+        from math import cos, pi, sin
+        points = []
+        for k in range(10):
+            r = s * 0.54 if k % 2 == 0 else s * 0.25
+            a = -pi / 2 + k * pi / 5
+            points.append((s / 2 + r * cos(a), s * 0.54 + r * sin(a)))
+        return points
+    raise ValueError(f"unknown seat shape {shape!r}")
+
+
+_MARKER_CANVAS = 128  # markers are drawn once per shape this large, then shrunk
+
+
+@lru_cache(maxsize=8)
+def _shape_layers(shape: str) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """Masks of a seat shape on the canvas: halo, rim (the shape) and fill (cached: the
+    rank filters cost milliseconds, once per shape rather than per marker size)."""
+    s = _MARKER_CANVAS
+    halo = s // 14
+    line = s // 22
+    inner = s - 2 * halo
+    mask = Image.new("L", (s, s), 0)
+    dm = ImageDraw.Draw(mask)
+    if shape == "circle":
+        box = (halo + inner * 0.04, halo + inner * 0.04, halo + inner * 0.96,
+               halo + inner * 0.96)
+        dm.ellipse(box, fill=255)
+    else:
+        pts = [(halo + x, halo + y) for x, y in _shape_points(shape, inner)]
+        dm.polygon(pts, fill=255)
+    # a light halo around a dark rim: the marker shows on any colour, its own included
+    outer = mask.filter(ImageFilter.MaxFilter(2 * halo + 1))
+    core = mask.filter(ImageFilter.MinFilter(2 * line + 1))
+    return outer, mask, core
+
+
+@lru_cache(maxsize=128)
+def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
+    """The seat's shape filled with its colour, a dark outline inside a thin light halo so it
+    shows on any background (RGBA, ``px`` square). ``faded``: a paler fill (e.g. a piece
+    already used this round); the shape stays the same."""
+    fill = seat_colour(seat)
+    if faded:
+        fill = tuple((c + 2 * p) // 3 for c, p in zip(fill, PAPER, strict=True))  # type: ignore
+    outer, rim, core = _shape_layers(SEAT_SHAPES[seat % len(SEAT_SHAPES)])
+    s = _MARKER_CANVAS
+    img = Image.new("RGBA", (s, s), (255, 255, 255, 0))
+    img.paste((255, 255, 255, 235), (0, 0), outer)
+    img.paste(INK + (255,), (0, 0), rim)
+    img.paste(fill + (255,), (0, 0), core)
+    return img.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def draw_seat_marker(img: Image.Image, seat: int, center: tuple[int, int], px: int,
+                     faded: bool = False) -> None:
+    """Paste the seat's marker centred at ``center`` (``img`` RGB or RGBA)."""
+    marker = seat_marker(seat, px, faded)
+    x, y = center[0] - px // 2, center[1] - px // 2
+    if img.mode == "RGBA":
+        img.alpha_composite(marker, (x, y))
+    else:
+        img.paste(marker, (x, y), marker)
+
+
+# --- text, recorded for the tests -------------------------------------------------------------
+@dataclass
+class TextRecord:
+    text: str
+    fill: RGB
+    #: colours covering >= 10% of the text's box before it was drawn (or the stroke colour)
+    backgrounds: list[RGB]
+    size: int
+    #: a label the player needs to choose a move (coordinates, numbers on buttons)
+    key: bool
+    #: width of the PNG the text ended in (set by to_png)
+    image_width: int = 0
+
+    def contrast(self) -> float:
+        return min((contrast_ratio(self.fill, bg) for bg in self.backgrounds), default=21.0)
+
+    def phone_px(self) -> float:
+        return self.size * PHONE_WIDTH / self.image_width if self.image_width else 0.0
+
+
+_recording: ContextVar[list[TextRecord] | None] = ContextVar("render_text_records",
+                                                             default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[list[TextRecord]]:
+    """Record every ``draw_text`` (and bypass layer caches) while active: for tests."""
+    records: list[TextRecord] = []
+    token = _recording.set(records)
+    try:
+        yield records
+    finally:
+        _recording.reset(token)
+
+
+def text_records() -> list[TextRecord] | None:
+    """The list ``record_text`` is filling, or None: for drawing surfaces other than
+    ``draw_text`` (render/canvas.py) that record their text themselves."""
+    return _recording.get()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def layer_cache(maxsize: int = 128) -> Callable[[F], F]:
+    """``lru_cache`` for drawn layers, bypassed under ``record_text`` so that the text in
+    cached layers is recorded too."""
+    def wrap(func: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(func)
+
+        @wraps(func)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            if _recording.get() is not None:
+                return func(*args, **kwargs)
+            return cached(*args, **kwargs)
+        inner.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return inner  # type: ignore[return-value]
+    return wrap
+
+
+def _colours_under(img: Image.Image, box: tuple[int, int, int, int]) -> list[RGB]:
+    x0, y0 = max(0, box[0]), max(0, box[1])
+    x1, y1 = min(img.width, box[2]), min(img.height, box[3])
+    if x1 <= x0 or y1 <= y0:
+        return []
+    area = img.crop((x0, y0, x1, y1)).convert("RGB")
+    total = area.width * area.height
+    colours = area.getcolors(total) or []
+    return [(c[0], c[1], c[2]) for n, c in colours  # type: ignore[index]
+            if n * 10 >= total]
+
+
+def draw_text(img: Image.Image, xy: tuple[float, float], text: str, *, font: Any,
+              fill: RGB, anchor: str = "la", key: bool = False, stroke_width: int = 0,
+              stroke_fill: RGB | None = None, draw: ImageDraw.ImageDraw | None = None) -> None:
+    """``ImageDraw.text`` that tests can check: see ``record_text``. ``key``: the player
+    needs this label to choose a move, so it must be phone-readable."""
+    records = _recording.get()
+    if records is not None:
+        if stroke_width and stroke_fill is not None:
+            backgrounds = [stroke_fill]
+        else:
+            left, top, right, bottom = (draw or ImageDraw.Draw(img)).textbbox(
+                xy, text, font=font, anchor=anchor)
+            backgrounds = _colours_under(img, (int(left), int(top), int(right), int(bottom)))
+        records.append(TextRecord(text, (fill[0], fill[1], fill[2]), backgrounds,
+                                  int(font.size), key))
+    if stroke_width:
+        d = draw or ImageDraw.Draw(img)
+        d.text(xy, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke_width,
+               stroke_fill=stroke_fill)
+        return
+    # a line's mask is cached, and a new line is set word by word from cached word masks:
+    # the same names, numbers and words return on every board, and FreeType rendering
+    # (~0.5 ms a line) was most of the cost of a new line. Kerning across a space is
+    # ignored (DejaVu kerns no space pairs).
+    mask, left, top, width = _line(text, font)
+    if mask is None:
+        return
+    ascent, descent = font.getmetrics()
+    x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}[anchor[0]]
+    base = xy[1] + {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0,
+                    "d": -descent}[anchor[1]]
+    img.paste(fill, (round(x) + left, round(base) + top), mask)
+
+
+@lru_cache(maxsize=4096)
+def _line(text: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A line's mask, its offset from the baseline origin, and its width."""
+    space = _space_width(fnt)
+    placed = []
+    x = 0.0
+    for word in text.split(" "):
+        mask, left, top, advance = _word(word, fnt)
+        if mask is not None:
+            placed.append((mask, round(x) + left, top))
+        x += advance + space
+    width = x - space
+    if not placed:
+        return None, 0, 0, width
+    x0 = min(px for _, px, _ in placed)
+    y0 = min(py for _, _, py in placed)
+    x1 = max(px + m.width for m, px, _ in placed)
+    y1 = max(py + m.height for m, _, py in placed)
+    line = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for mask, px, py in placed:
+        line.paste(mask, (px - x0, py - y0))
+    return line, x0, y0, width
+
+
+def text_width(text: str, fnt: Any) -> float:
+    """The width ``draw_text`` gives ``text`` (cached per word, unlike ImageDraw.textlength)."""
+    words = text.split(" ")
+    return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
+
+
+@lru_cache(maxsize=64)
+def _space_width(fnt: Any) -> float:
+    return float(fnt.getlength(" "))
+
+
+@lru_cache(maxsize=8192)
+def _word(word: str, fnt: Any) -> tuple[Image.Image | None, int, int, float]:
+    """A word's mask, its offset from the baseline origin, and its advance."""
+    advance = float(fnt.getlength(word)) if word else 0.0
+    if not word:
+        return None, 0, 0, advance
+    left, top, right, bottom = fnt.getbbox(word, anchor="ls")
+    if right <= left or bottom <= top:
+        return None, 0, 0, advance
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), word, font=fnt, fill=255, anchor="ls")
+    return mask, left, top, advance
+
+
+@lru_cache(maxsize=32)
+def fixed_palette(colours: tuple[RGB, ...]) -> Image.Image:
+    """A 256-colour palette image: ``colours`` exactly (a renderer's declared colours), the
+    rest a 6x6x6 colour cube for antialiased edges. Mapping to a known palette costs ~1 ms
+    where building one per image (FASTOCTREE) cost ~8 ms."""
+    entries = list(dict.fromkeys(colours))
+    if len(entries) > 40:  # the cube needs the other 216 entries
+        raise ValueError(f"a fixed palette holds 40 declared colours, not {len(entries)}")
+    cube = [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
+    entries += [c for c in cube if c not in entries]
+    entries = entries[:256]
+    flat = [v for c in entries for v in c] + [0] * (3 * (256 - len(entries)))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
+
+
+# --- PNG --------------------------------------------------------------------------------------
+def to_png(image: Image.Image, compress_level: int = 6,
+           palette: Image.Image | None = None) -> bytes:
+    """Encode as PNG; palette conversion keeps board images small. ``palette`` (from
+    ``fixed_palette``) maps to known colours instead of building a palette per image."""
+    records = _recording.get()
+    if records is not None:
+        for record in records:
+            if not record.image_width:
+                record.image_width = image.width
     buf = io.BytesIO()
-    image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
-        buf, format="PNG", optimize=False
-    )
+    rgb = image.convert("RGB")
+    if palette is not None:
+        indexed = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        indexed = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    indexed.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
 
 

@@ -1,8 +1,20 @@
-"""Dwóch następców: the channel image (reserve circle + landscape) and a seat's hand.
+"""Dwóch następców: the channel image (landscape, players, reserve) and a seat's hand.
 
 Pure functions of a view. The board comes from the spectator view only; the hand image
-from a seat's view (its ``private`` part). Tiles are drawn once per (face, owner, language,
-size) and cached; a building faces its owner, so blue's tiles are drawn upside down.
+from a seat's view (its ``private`` part).
+
+Phone width: the image is portrait (landscape on top, then the players, the reserve as a
+list and the notes) and every label a move names (coordinates, tile ids, free cells, reach
+order, names and effects in the reserve) is at least ``text_size(width)`` px, 9 px or more
+when Discord shows the image 390 px wide. Building names printed on the landscape tiles are
+as large as the tile allows; the tile id beside them is always readable. Tiles on the table
+are drawn upright (a phone reader cannot turn the picture); the owner is shown by the frame
+and the owner's seat mark. Troops stand in the bottom band of a tile, clear of its id and
+name. Guild targets and Trading Post counts are listed under the board, and every
+landscape building by name with its tile ids (readable where the tile pictures are not).
+
+Drawn on a ``render.canvas.Canvas`` (palette mode); tile faces are drawn once per (face,
+language, size) and cached.
 """
 
 from __future__ import annotations
@@ -14,15 +26,29 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, PAPER, column_label, font, to_png
+from render.canvas import (
+    Canvas,
+    Palette,
+    Sprite,
+    TextMark,
+    label_mask,
+    line_height,
+    seat_mark,
+    text_size,
+    text_width,
+    to_sprite,
+    wrap,
+)
+from render.common import INK, PAPER, column_label, font, min_label_px
 from session.i18n import t
 
 P = "dwoch_nastepcow."
-TILE = 84  # landscape cell size in pixels
-MINI = 72  # reserve tile size
+TILE = 88  # landscape cell size in pixels
+ID_BAND = 0.3  # the top of a landscape tile kept for its id (written by the canvas)
+MINI = 52  # reserve tile size (the list beside it names the tile)
 HAND = 150  # hand tile size
-LABEL = 26  # coordinate margin
-PANEL = 470  # width of the reserve/info panel
+MARGIN = 12
+MIN_WIDTH = 600
 
 TILE_COLOURS = {"green": (118, 160, 84), "yellow": (232, 196, 96), "grey": (158, 160, 164)}
 BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 122, 126)}
@@ -39,10 +65,20 @@ REACH = (230, 150, 20)
 TARGET = (40, 40, 40)
 SIEGE = (200, 30, 30)
 TABLE = (64, 96, 76)
+GRID = (84, 118, 96)
+ROW = (72, 106, 86)
+ACTIVE_ROW = (44, 70, 56)  # darker than ROW, framed in the reach colour
+SHIELD = (150, 30, 40)
+NO_CROWN = (120, 120, 120)
 SET_SHAPES = {"travel": "circle", "lands": "square", "trade": "diamond", "war": "triangle",
               "patrol": "hexagon", "craft": "cross"}
 VECTORS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
            "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+PALETTE = Palette([
+    TABLE, PAPER, INK, GRID, ROW, ACTIVE_ROW, *TILE_COLOURS.values(), *BACK_COLOURS.values(),
+    *TROOP_COLOURS, RETINUE_RIM, ROAD, ROAD_EDGE, REACH, TARGET, SIEGE, SHIELD, NO_CROWN,
+])
+
 
 
 def _cell_xy(cell: str) -> tuple[int, int]:
@@ -173,47 +209,120 @@ def _draw_roads(draw: ImageDraw.ImageDraw, face: dict[str, Any], size: int) -> N
         draw.rectangle((c - r, c - r, c + r, c + r), fill=ROAD_EDGE)
 
 
-@lru_cache(maxsize=512)
-def _tile_image(face_json: str, owner: int | None, lang: str, size: int) -> Image.Image:
-    """A face-up tile as printed, turned 180° for blue (seat 1): it faces its owner."""
+@lru_cache(maxsize=1024)
+def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: bool) -> Sprite:
+    """A face-up tile, upright: id (``id_size`` px) and set symbol on top, the name, the
+    effect glyph, cost pips in the bottom-left (the bottom-right stays free for troops).
+    ``id_key``: the id is the readable label of this tile (not repeated beside it). The name
+    is a detail here: as large as the tile allows, and written out in full where it counts
+    (the reserve list, the hand, the notes)."""
     face = json.loads(face_json)
     img = Image.new("RGB", (size, size), TILE_COLOURS[face["colour"]])
     draw = ImageDraw.Draw(img)
     _draw_roads(draw, face, size)
-    pad = max(3, size // 20)
-    small = max(8, size // 9)
-    # id (top left) and set symbol (top right, as printed)
-    draw.text((pad, pad), face["id"], font=font(small, True), fill=INK)
-    s = max(8, size // 8)
+    pad = max(3, size // 24)
+    marks = []
+    # id on a light plate (top left) and set symbol (top right, as printed)
+    if id_size:
+        id_font = font(id_size, True)
+        box = draw.textbbox((pad + 2, pad), face["id"], font=id_font, anchor="la")
+        draw.rounded_rectangle((pad, pad, box[2] + 2, box[3] + 2), radius=3, fill=PAPER)
+        draw.text((pad + 2, pad), face["id"], font=id_font, fill=INK, anchor="la")
+        marks.append(TextMark(face["id"], id_size, INK, PAPER, id_key,
+                              (pad, pad, int(box[2]) + 2, int(box[3]) + 2)))
+        top = int(box[3]) + 5
+    else:  # the canvas writes the id at the size the image's width needs (ID_BAND)
+        top = int(size * ID_BAND)
+    s = max(8, size // 7)
     _shape(draw, SET_SHAPES.get(face["set"], "circle"),
-           (size - pad - s, pad, size - pad, pad + s), PAPER)
+           (size - pad - s, pad + 2, size - pad, pad + 2 + s), PAPER)
     # name on a light plate
     name = t(lang, f"{P}building.{face['building']}")
     lines, fs = _fit_name(draw, name, size - 2 * pad - 4, max(9, size // 7))
-    top = int(size * 0.2)
     plate_h = int(len(lines) * fs * 1.15) + 4
-    draw.rounded_rectangle((pad, top, size - pad, top + plate_h), radius=4,
-                           fill=(250, 247, 240), outline=INK)
+    draw.rounded_rectangle((pad, top, size - pad, top + plate_h), radius=4, fill=PAPER,
+                           outline=INK)
     for i, line in enumerate(lines):
         draw.text((size / 2, top + 3 + (i + 0.5) * fs * 1.15), line, font=font(fs, True),
                   fill=INK, anchor="mm")
-    # effect (directional glyph or short text)
+        marks.append(TextMark(line, fs, INK, PAPER, False, (pad, top, size - pad, top + plate_h)))
+    # effect (directional glyph), between the name and the bottom band
     gtop = top + plate_h + 2
-    gbot = size - pad - max(10, size // 7) - 3
+    gbot = int(size * 0.78)
     if gbot - gtop >= 10:
         _glyph(draw, face, (pad + 2, gtop, size - pad - 2, gbot))
-    # cost pips along the bottom
+    # cost pips along the bottom, from the left
     pips = [r for r in ("wood", "wheat", "stone") for _ in range(face["cost"].get(r, 0))]
-    pr = max(4, size // 16)
+    pr = max(4, size // 18)
     x = pad + pr
     y = size - pad - pr
     for r in pips:
         draw.ellipse((x - pr, y - pr, x + pr, y + pr), fill=RESOURCE_COLOURS[r], outline=INK)
         x += 2 * pr + 2
     draw.rectangle((0, 0, size - 1, size - 1), outline=INK)
-    if owner == 1:
-        img = img.rotate(180)
-    return img
+    return to_sprite(img, PALETTE, tuple(marks))
+
+
+@lru_cache(maxsize=64)
+def _back_sprite(colour: str, size: int, mark: str) -> Sprite:
+    return to_sprite(_back_image(colour, size, mark), PALETTE)
+
+
+def clear_caches() -> None:
+    """Forget the drawn tiles and labels (benchmarks of a cold start)."""
+    _tile_sprite.cache_clear()
+    _back_sprite.cache_clear()
+    label_mask.cache_clear()
+
+
+def _tile(entry: dict[str, Any], lang: str, size: int, id_size: int, id_key: bool = True
+          ) -> Sprite:
+    face = {k: entry[k] for k in ("id", "set", "building", "colour", "cost", "roads", "axis",
+                                  "arrows", "layout", "boosts", "counts") if k in entry}
+    return _tile_sprite(json.dumps(face, sort_keys=True), lang, size, id_size, id_key)
+
+
+def _troop(canvas: Canvas, centre: tuple[float, float], seat: int, kind: str, moved: bool,
+           r: float) -> None:
+    """A troop: the seat's shape (white circle, blue square); a retinue has a gold rim."""
+    x, y = centre
+    if kind == "retinue":
+        canvas.draw.ellipse((x - r - 3, y - r - 3, x + r + 3, y + r + 3),
+                            fill=canvas.c(RETINUE_RIM))
+    seat_mark(canvas, seat, centre, r, TROOP_COLOURS[seat])
+    if moved:  # the token turned to its cross side
+        k = r * 0.5
+        canvas.draw.line([(x - k, y - k), (x + k, y + k)], fill=canvas.c(SIEGE), width=2)
+        canvas.draw.line([(x - k, y + k), (x + k, y - k)], fill=canvas.c(SIEGE), width=2)
+
+
+def _layout(canvas: Canvas, layout: dict[str, str], xy: tuple[float, float], unit: int
+            ) -> None:
+    """A craft building's layout: the colours its neighbours must have, the building in the
+    middle (white)."""
+    x, y = xy
+    for direction, colour in layout.items():
+        dx, dy = VECTORS[direction]
+        bx, by = x + (dx + 1) * unit, y + (dy + 1) * unit
+        canvas.draw.rectangle((bx, by, bx + unit - 1, by + unit - 1),
+                              fill=canvas.c(TILE_COLOURS[colour]), outline=canvas.c(INK))
+    canvas.draw.rectangle((x + unit, y + unit, x + 2 * unit - 1, y + 2 * unit - 1),
+                          fill=canvas.c(PAPER), outline=canvas.c(INK))
+
+
+def _shield(canvas: Canvas, centre: tuple[float, float], size: float, crown: int | None) -> None:
+    x, y = centre
+    w, h = size * 0.42, size * 0.5
+    body = [(x - w, y - h), (x + w, y - h), (x + w, y + h * 0.2), (x, y + h),
+            (x - w, y + h * 0.2)]
+    canvas.draw.polygon(body, fill=canvas.c(SHIELD), outline=canvas.c(INK))
+    fill = TROOP_COLOURS[crown] if crown is not None else NO_CROWN
+    cw, ch = w * 0.7, h * 0.45
+    top = y - ch * 0.9
+    crown_pts = [(x - cw, top + ch), (x - cw, top), (x - cw / 2, top + ch * 0.5),
+                 (x, top - ch * 0.1), (x + cw / 2, top + ch * 0.5), (x + cw, top),
+                 (x + cw, top + ch)]
+    canvas.draw.polygon(crown_pts, fill=canvas.c(fill), outline=canvas.c(INK))
 
 
 @lru_cache(maxsize=16)
@@ -239,47 +348,16 @@ def _back_image(colour: str, size: int, mark: str) -> Image.Image:
     return img
 
 
-def _tile(entry: dict[str, Any], owner: int | None, lang: str, size: int) -> Image.Image:
-    face = {k: entry[k] for k in ("id", "set", "building", "colour", "cost", "roads", "axis",
-                                  "arrows", "layout", "boosts", "counts") if k in entry}
-    return _tile_image(json.dumps(face, sort_keys=True), owner, lang, size)
-
-
-def _troop(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, kind: str,
-           moved: bool, r: float) -> None:
-    x, y = centre
-    rim = RETINUE_RIM if kind == "retinue" else INK
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=TROOP_COLOURS[seat], outline=rim,
-                 width=max(2, int(r / 3)) if kind == "retinue" else 2)
-    if moved:  # the token turned to its cross side
-        k = r * 0.5
-        draw.line([(x - k, y - k), (x + k, y + k)], fill=SIEGE, width=2)
-        draw.line([(x - k, y + k), (x + k, y - k)], fill=SIEGE, width=2)
-
-
-def _shield(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float,
-            crown: int | None) -> None:
-    x, y = centre
-    w, h = size * 0.42, size * 0.5
-    body = [(x - w, y - h), (x + w, y - h), (x + w, y + h * 0.2), (x, y + h),
-            (x - w, y + h * 0.2)]
-    draw.polygon(body, fill=(150, 30, 40), outline=INK)
-    fill = TROOP_COLOURS[crown] if crown is not None else (120, 120, 120)
-    cw, ch = w * 0.7, h * 0.45
-    top = y - ch * 0.9
-    crown_pts = [(x - cw, top + ch), (x - cw, top), (x - cw / 2, top + ch * 0.5), (x, top - ch * 0.1),
-                 (x + cw / 2, top + ch * 0.5), (x + cw, top), (x + cw, top + ch)]
-    draw.polygon(crown_pts, fill=fill, outline=INK)
-
-
 def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
     cells = [e["cell"] for e in view["landscape"]]
     cells += (view.get("mover") or {}).get("placements", [])
     xs = [_cell_xy(c)[0] for c in cells]
     ys = [_cell_xy(c)[1] for c in cells]
     cols, rows = view["grid"]["cols"], view["grid"]["rows"]
-    x0, x1 = max(0, min(xs) - 1), min(cols - 1, max(xs) + 1)
-    y0, y1 = max(0, min(ys) - 1), min(rows - 1, max(ys) + 1)
+    # the tiles and the free cells the mover may use, no empty border: a narrower picture
+    # keeps the text smaller for the same phone size, and a smaller PNG is cheaper
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
     while x1 - x0 < 4:  # at least 5 x 5 cells, so the picture keeps its shape early on
         x0, x1 = max(0, x0 - (x1 - x0 < 4)), min(cols - 1, x1 + (x1 - x0 < 4))
     while y1 - y0 < 4:
@@ -287,229 +365,314 @@ def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _draw_landscape(img: Image.Image, view: dict[str, Any], origin: tuple[int, int],
-                    lang: str) -> None:
-    draw = ImageDraw.Draw(img)
+def _name(view: dict[str, Any], names: list[str], seat: int, lang: str) -> str:
+    return names[seat] if seat < len(names) else t(lang, f"{P}seat.{view['colours'][seat]}")
+
+
+def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
+    """The channel image: landscape, players and resources, the reserve, notes. PNG bytes."""
+    return board_canvas(view, names=names, lang=lang).png()
+
+
+def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> Canvas:
+    x0, y0, x1, y1 = _bounds(view)
+    label = text_size(MIN_WIDTH) + 10
+    land_w = (x1 - x0 + 1) * TILE
+    width = max(MIN_WIDTH, 2 * MARGIN + label + land_w)
+    fs = text_size(width)
+    label = max(label, text_width(str(y1 + 1), fs, True) + 8)
+    width = max(width, 2 * MARGIN + label + land_w)
+    fs = text_size(width)
+    land_h = label + (y1 - y0 + 1) * TILE
+    below = _Below(view, names, lang, width, fs)
+    height = MARGIN + land_h + MARGIN + below.height()
+    canvas = Canvas(width, height, PALETTE, TABLE)
+    origin = (MARGIN + (width - 2 * MARGIN - label - land_w) // 2, MARGIN)
+    _draw_landscape(canvas, view, origin, label, fs, lang)
+    below.draw(canvas, MARGIN + land_h + MARGIN)
+    return canvas
+
+
+def _draw_landscape(canvas: Canvas, view: dict[str, Any], origin: tuple[int, int], label: int,
+                    fs: int, lang: str) -> None:
+    draw = canvas.draw
     x0, y0, x1, y1 = _bounds(view)
     ox, oy = origin
-    lf = font(13, True)
     for cx in range(x0, x1 + 1):
-        px = ox + LABEL + (cx - x0) * TILE + TILE / 2
-        draw.text((px, oy + LABEL / 2), column_label(cx), font=lf, fill=PAPER, anchor="mm")
+        px = ox + label + (cx - x0) * TILE + TILE / 2
+        canvas.text((px, oy + label / 2), column_label(cx), fs, PAPER, TABLE, bold=True,
+                    anchor="mm")
     for cy in range(y0, y1 + 1):
-        py = oy + LABEL + (cy - y0) * TILE + TILE / 2
-        draw.text((ox + LABEL / 2, py), str(cy + 1), font=lf, fill=PAPER, anchor="mm")
+        py = oy + label + (cy - y0) * TILE + TILE / 2
+        canvas.text((ox + label / 2, py), str(cy + 1), fs, PAPER, TABLE, bold=True, anchor="mm")
 
     def corner(cell: str) -> tuple[int, int]:
         cx, cy = _cell_xy(cell)
-        return ox + LABEL + (cx - x0) * TILE, oy + LABEL + (cy - y0) * TILE
+        return ox + label + (cx - x0) * TILE, oy + label + (cy - y0) * TILE
 
     for cy in range(y0, y1 + 1):  # faint grid
         for cx in range(x0, x1 + 1):
-            px, py = ox + LABEL + (cx - x0) * TILE, oy + LABEL + (cy - y0) * TILE
-            draw.rectangle((px, py, px + TILE - 1, py + TILE - 1), outline=(84, 118, 96))
+            px, py = ox + label + (cx - x0) * TILE, oy + label + (cy - y0) * TILE
+            draw.rectangle((px, py, px + TILE - 1, py + TILE - 1), outline=canvas.c(GRID))
     for entry in view["landscape"]:
         px, py = corner(entry["cell"])
         if entry["face"] == "up":
-            img.paste(_tile(entry, entry["owner"], lang, TILE), (px, py))
-            frame = TROOP_COLOURS[entry["owner"]]
-            draw.rectangle((px + 1, py + 1, px + TILE - 2, py + TILE - 2), outline=frame, width=3)
+            canvas.paste(_tile(entry, lang, TILE, 0), (px, py))
+            canvas.text((px + 5, py + 3), entry["id"], fs, INK, PAPER, bold=True, plate=True,
+                        pad=2)
+            owner = entry["owner"]
+            draw.rectangle((px + 1, py + 1, px + TILE - 2, py + TILE - 2),
+                           outline=canvas.c(TROOP_COLOURS[owner]), width=3)
+            # the owner's mark in the top band, between the id and the set symbol
+            seat_mark(canvas, owner, (px + TILE * 0.70, py + 11), 6, TROOP_COLOURS[owner])
             if entry.get("used"):  # a turned Camp
-                draw.line([(px + 4, py + TILE - 4), (px + TILE - 4, py + 4)], fill=SIEGE,
-                          width=3)
+                draw.line([(px + 4, py + TILE - 4), (px + TILE - 4, py + 4)],
+                          fill=canvas.c(SIEGE), width=3)
         else:
             mark = "start" if entry.get("start") else "destroyed" if entry.get(
                 "destroyed") else ""
-            img.paste(_back_image(entry["colour"], TILE, mark), (px, py))
+            canvas.paste(_back_sprite(entry["colour"], TILE, mark), (px, py))
     mover = view.get("mover")
     if mover:
         for cell in mover["placements"]:
             px, py = corner(cell)
             for k in range(0, TILE, 12):  # dashed outline: where a tile may go
-                draw.line([(px + k, py + 2), (px + min(k + 6, TILE), py + 2)], fill=PAPER, width=2)
-                draw.line([(px + k, py + TILE - 3), (px + min(k + 6, TILE), py + TILE - 3)],
-                          fill=PAPER, width=2)
-                draw.line([(px + 2, py + k), (px + 2, py + min(k + 6, TILE))], fill=PAPER, width=2)
-                draw.line([(px + TILE - 3, py + k), (px + TILE - 3, py + min(k + 6, TILE))],
-                          fill=PAPER, width=2)
-            draw.text((px + TILE / 2, py + TILE / 2), cell, font=font(12), fill=PAPER,
-                      anchor="mm")
+                for a, b in (((px + k, py + 2), (px + min(k + 6, TILE), py + 2)),
+                             ((px + k, py + TILE - 3), (px + min(k + 6, TILE), py + TILE - 3)),
+                             ((px + 2, py + k), (px + 2, py + min(k + 6, TILE))),
+                             ((px + TILE - 3, py + k), (px + TILE - 3, py + min(k + 6, TILE)))):
+                    draw.line([a, b], fill=canvas.c(PAPER), width=2)
+            canvas.text((px + TILE / 2, py + TILE / 2), cell, fs, PAPER, TABLE, anchor="mm")
     for cell in (view.get("pending") or {}).get("targets", []):
         px, py = corner(cell)
-        draw.rectangle((px, py, px + TILE - 1, py + TILE - 1), outline=SIEGE, width=5)
-    r = TILE * 0.14
+        draw.rectangle((px, py, px + TILE - 1, py + TILE - 1), outline=canvas.c(SIEGE), width=5)
+    r = TILE * 0.11
     for seat, troops in enumerate(view["troops"]):
         for troop in troops:
             if troop["at"] is None:
                 continue
             px, py = corner(troop["at"])
-            # white stands towards the bottom-right, blue towards the top-left: clear of the
-            # cost printed on the owner's tiles, and apart on the shared starting tile
-            centre = (px + TILE * 0.80, py + TILE * 0.80) if seat == 0 else (
-                px + TILE * 0.20, py + TILE * 0.20)
-            _troop(draw, centre, seat, troop["kind"], troop["moved"], r)
+            # in the bottom band, right of the cost pips: clear of the id and the name
+            centre = (px + TILE * (0.84 if seat == 0 else 0.62), py + TILE * 0.86)
+            _troop(canvas, centre, seat, troop["kind"], troop["moved"], r)
 
 
-def _draw_reserve(img: Image.Image, view: dict[str, Any], origin: tuple[int, int],
-                  lang: str) -> None:
-    draw = ImageDraw.Draw(img)
-    ox, oy = origin
-    reserve = view["reserve"]
-    cx, cy, radius = ox + PANEL / 2, oy + 232, 150
-    draw.text((cx, oy + 16), t(lang, f"{P}render.reserve"), font=font(18, True), fill=PAPER,
-              anchor="mm")
-    draw.ellipse((cx - radius - 48, cy - radius - 48, cx + radius + 48, cy + radius + 48),
-                 outline=(96, 132, 108), width=2)
-    mover = view["current"]
-    in_reach = reserve["in_reach"][mover] if view["to_act"] else []
-    for slot in range(7):
-        ang = -math.pi / 2 + slot * 2 * math.pi / 7  # slot 0 at the top, clockwise
-        sx, sy = cx + radius * math.cos(ang), cy + radius * math.sin(ang)
-        box = (int(sx - MINI / 2), int(sy - MINI / 2))
-        face = reserve["slots"][slot]
-        if slot == reserve["shield"]:
-            _shield(draw, (sx, sy), MINI, reserve["crown"])
-        elif face is None:
-            draw.rectangle((box[0], box[1], box[0] + MINI, box[1] + MINI), outline=(96, 132, 108),
-                           width=2)
+class _Below:
+    """Players, the mover's resources, the reserve as a list, guilds and Trading Posts."""
+
+    def __init__(self, view: dict[str, Any], names: list[str], lang: str, width: int,
+                 fs: int) -> None:
+        self.view, self.names, self.lang, self.width, self.fs = view, names, lang, width, fs
+        self.line = line_height(fs, True) + 4
+
+    def height(self) -> int:
+        return self._lay(None, 0)
+
+    def draw(self, canvas: Canvas, y: int) -> None:
+        self._lay(canvas, y)
+
+    def _lay(self, canvas: Canvas | None, y0: int) -> int:
+        view, lang, fs, line = self.view, self.lang, self.fs, self.line
+        x0, x1 = MARGIN, self.width - MARGIN
+        y = y0
+        over = view["phase"] == "over"
+        for seat in (0, 1):
+            active = not over and view["current"] == seat
+            h = 2 * line + 8
+            if canvas is not None:
+                back = ACTIVE_ROW if active else ROW
+                canvas.draw.rounded_rectangle(
+                    (x0, y, x1, y + h), radius=8, fill=canvas.c(back),
+                    outline=canvas.c(REACH if active else GRID), width=3 if active else 1)
+                _troop(canvas, (x0 + 8 + fs / 2, y + 4 + line / 2), seat, "normal", False,
+                       fs / 2)
+                canvas.text((x0 + 16 + fs, y + 4 + line / 2),
+                            _name(view, self.names, seat, lang)[:22], fs, PAPER, back,
+                            bold=True, anchor="lm")
+                canvas.text((x1 - 10, y + 4 + line / 2),
+                            t(lang, f"{P}render.points", n=view["scores"][seat]), fs + 2,
+                            PAPER, back, bold=True, anchor="rm")
+                sub = "  ·  ".join([
+                    t(lang, f"{P}render.hand", n=view["hand_sizes"][seat]),
+                    t(lang, f"{P}render.reach", n=view["reserve"]["reach"][seat]),
+                ])
+                box = canvas.text((x0 + 16 + fs, y + 4 + line * 1.5), sub, fs, PAPER, back,
+                                  anchor="lm")
+                home = [tr for tr in view["troops"][seat] if tr["at"] is None]
+                for i, troop in enumerate(home):  # troops still in the reserve
+                    _troop(canvas, (box[2] + 14 + fs / 2 + i * (fs + 8), y + 4 + line * 1.5),
+                           seat, troop["kind"], troop["moved"], fs / 2 - 1)
+            y += h + 6
+        if over:
+            ranking = view.get("ranking") or [[0, 1]]
+            if len(ranking[0]) > 1:
+                text = t(lang, f"{P}render.draw")
+            else:
+                text = t(lang, f"{P}render.winner",
+                         name=_name(view, self.names, ranking[0][0], lang))
+            y = self._words(canvas, f"{t(lang, f'{P}render.game_over')} · {text}", y, bold=True)
         else:
-            img.paste(_tile(face, None, lang, MINI), box)
-        if slot in in_reach:
-            order = in_reach.index(slot) + 1
-            draw.rectangle((box[0] - 4, box[1] - 4, box[0] + MINI + 3, box[1] + MINI + 3),
-                           outline=REACH, width=4)
-            bx, by = sx + (radius * 0.0) + math.cos(ang) * (MINI * 0.72), sy + math.sin(ang) * (
-                MINI * 0.72)
-            draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=REACH, outline=INK)
-            draw.text((bx, by), str(order), font=font(13, True), fill=INK, anchor="mm")
-    # troops in the reserve, in the middle of the circle
-    r = 15
-    for seat, troops in enumerate(view["troops"]):
-        home = [tr for tr in troops if tr["at"] is None]
-        for i, troop in enumerate(home):
-            centre = (cx - 22 + i * 44, cy - 24 + seat * 48)
-            _troop(draw, centre, seat, troop["kind"], troop["moved"], r)
-    draw.text((cx, cy + 56), t(lang, f"{P}render.stack", n=view["stack"]), font=font(14, True),
-              fill=PAPER, anchor="mm")
+            mover = view["mover"]
+            head = t(lang, f"{P}render.to_move", name=_name(view, self.names, mover["seat"], lang))
+            if view["final_round"]:
+                head += " · " + t(lang, f"{P}render.final_round")
+            if view["phase"] == "siege":
+                head += " · " + t(lang, f"{P}render.siege")
+            elif view["phase"] == "discard":
+                head += " · " + t(lang, f"{P}render.discard")
+            y = self._words(canvas, head, y, bold=True)
+            y = self._resources(canvas, mover, y)
+        if view.get("removed"):
+            y = self._words(canvas, t(lang, f"{P}render.removed", n=view["removed"]), y)
+        y = self._reserve(canvas, y + 6)
+        y = self._notes(canvas, y + 4)
+        return y + MARGIN - y0
 
+    def _words(self, canvas: Canvas | None, text: str, y: int, bold: bool = False,
+               x: int = MARGIN, fill: tuple[int, int, int] = PAPER,
+               back: tuple[int, int, int] = TABLE) -> int:
+        for row in wrap(text, self.width - MARGIN - x, self.fs, bold):
+            if canvas is not None:
+                canvas.text((x, y + self.line / 2), row, self.fs, fill, back, bold=bold,
+                            anchor="lm")
+            y += self.line
+        return y
 
-def _draw_info(img: Image.Image, view: dict[str, Any], names: list[str],
-               origin: tuple[int, int], lang: str) -> None:
-    draw = ImageDraw.Draw(img)
-    ox, oy = origin
-    y = oy
-    over = view["phase"] == "over"
-    for seat in (0, 1):
-        name = names[seat] if seat < len(names) else t(lang, f"{P}seat.{view['colours'][seat]}")
-        active = not over and view["current"] == seat
-        draw.rounded_rectangle((ox + 14, y, ox + PANEL - 14, y + 50), radius=8,
-                               fill=(80, 116, 92) if active else (70, 100, 82),
-                               outline=REACH if active else (96, 132, 108), width=3 if active else 1)
-        _troop(draw, (ox + 38, y + 25), seat, "normal", False, 13)
-        draw.text((ox + 60, y + 14), name[:22], font=font(17, True), fill=PAPER, anchor="lm")
-        sub = "  ·  ".join([
-            t(lang, f"{P}render.hand", n=view["hand_sizes"][seat]),
-            t(lang, f"{P}render.reach", n=view["reserve"]["reach"][seat]),
-        ])
-        draw.text((ox + 60, y + 36), sub, font=font(13), fill=PAPER, anchor="lm")
-        draw.text((ox + PANEL - 26, y + 25), t(lang, f"{P}render.points", n=view["scores"][seat]),
-                  font=font(20, True), fill=PAPER, anchor="rm")
-        y += 58
-    y += 4
-    if over:
-        ranking = view.get("ranking") or [[0, 1]]
-        if len(ranking[0]) > 1:
-            text = t(lang, f"{P}render.draw")
-        else:
-            w = ranking[0][0]
-            text = t(lang, f"{P}render.winner",
-                     name=names[w] if w < len(names) else t(lang, f"{P}seat.{view['colours'][w]}"))
-        draw.text((ox + PANEL / 2, y + 14), f"{t(lang, f'{P}render.game_over')} · {text}",
-                  font=font(18, True), fill=PAPER, anchor="mm")
-        return
-    mover = view["mover"]
-    who = names[mover["seat"]] if mover["seat"] < len(names) else t(
-        lang, f"{P}seat.{view['colours'][mover['seat']]}")
-    head = t(lang, f"{P}render.to_move", name=who)
-    if view["final_round"]:
-        head += " · " + t(lang, f"{P}render.final_round")
-    if view["phase"] == "siege":
-        head += " · " + t(lang, f"{P}render.siege")
-    elif view["phase"] == "discard":
-        head += " · " + t(lang, f"{P}render.discard")
-    draw.text((ox + 18, y + 12), head, font=font(15, True), fill=PAPER, anchor="lm")
-    y += 32
-    draw.text((ox + 18, y + 10), t(lang, f"{P}render.resources") + ":", font=font(14),
-              fill=PAPER, anchor="lm")
-    x = ox + 150
-    for res in ("wood", "wheat", "stone"):
-        draw.ellipse((x, y + 1, x + 18, y + 19), fill=RESOURCE_COLOURS[res], outline=INK)
-        label = f"{t(lang, f'{P}resource.{res}')} {mover['resources'][res]}"
-        draw.text((x + 24, y + 10), label, font=font(14, True), fill=PAPER, anchor="lm")
-        x += 34 + int(draw.textlength(label, font=font(14, True)))
-    if mover["discounts"]:
-        draw.text((ox + 150, y + 32), t(lang, f"{P}render.discounts", n=mover["discounts"]),
-                  font=font(13), fill=PAPER, anchor="lm")
-    if view.get("removed"):
-        draw.text((ox + PANEL - 18, y + 32), t(lang, f"{P}render.removed", n=view["removed"]),
-                  font=font(12), fill=PAPER, anchor="rm")
+    def _resources(self, canvas: Canvas | None, mover: dict[str, Any], y: int) -> int:
+        fs, lang = self.fs, self.lang
+        if canvas is not None:
+            m = y + self.line / 2
+            box = canvas.text((MARGIN, m), t(lang, f"{P}render.resources") + ":", fs, PAPER,
+                              TABLE, anchor="lm")
+            x = box[2] + 12
+            for res in ("wood", "wheat", "stone"):
+                canvas.draw.ellipse((x, m - fs / 2, x + fs, m + fs / 2),
+                                    fill=canvas.c(RESOURCE_COLOURS[res]), outline=canvas.c(INK))
+                label = f"{t(lang, f'{P}resource.{res}')} {mover['resources'][res]}"
+                box = canvas.text((x + fs + 5, m), label, fs, PAPER, TABLE, bold=True,
+                                  anchor="lm")
+                x = box[2] + 14
+        y += self.line
+        if mover["discounts"]:
+            y = self._words(canvas, t(lang, f"{P}render.discounts", n=mover["discounts"]), y)
+        return y
 
+    def _reserve(self, canvas: Canvas | None, y: int) -> int:
+        """The seven reserve places in order from the shield; reachable ones numbered."""
+        view, lang, fs, line = self.view, self.lang, self.fs, self.line
+        reserve = view["reserve"]
+        head = f"{t(lang, f'{P}render.reserve')} · {t(lang, f'{P}render.stack', n=view['stack'])}"
+        y = self._words(canvas, head, y, bold=True)
+        in_reach = reserve["in_reach"][view["current"]] if view["to_act"] else []
+        badge = fs + 8
+        text_x = MARGIN + badge + 8 + MINI + 10
+        for k in range(7):
+            slot = (reserve["shield"] + k) % 7
+            face = reserve["slots"][slot]
+            lines = []
+            if face is not None:
+                building = t(lang, P + "building." + face["building"])
+                lines = [f"{face['id']} · {building}"]
+                lines += wrap(_effect_text(face, lang), self.width - MARGIN - text_x
+                              - (3 * fs + 8 if face.get("layout") else 0), fs)
+            row_h = max(MINI if slot != reserve["shield"] and face is not None else badge + 4,
+                        len(lines) * line, 3 * fs if face and face.get("layout") else 0) + 6
+            if canvas is not None:
+                mid = y + row_h / 2
+                if slot == reserve["shield"]:
+                    _shield(canvas, (MARGIN + badge / 2, mid), badge, reserve["crown"])
+                elif slot in in_reach:
+                    order = in_reach.index(slot) + 1
+                    canvas.draw.ellipse((MARGIN, mid - badge / 2, MARGIN + badge, mid + badge / 2),
+                                        fill=canvas.c(REACH), outline=canvas.c(INK))
+                    canvas.text((MARGIN + badge / 2, mid), str(order), fs, INK, REACH,
+                                bold=True, anchor="mm")
+                if face is not None:
+                    tx = MARGIN + badge + 8
+                    canvas.paste(_tile(face, lang, MINI, max(9, MINI // 6), id_key=False),
+                                 (tx, y + 3))
+                    if slot in in_reach:
+                        canvas.draw.rectangle((tx - 3, y, tx + MINI + 2, y + MINI + 5),
+                                              outline=canvas.c(REACH), width=3)
+                    ty = y + 3
+                    if face.get("layout"):  # the craft layout, large enough to read
+                        _layout(canvas, face["layout"], (self.width - MARGIN - 3 * fs, ty), fs)
+                    for i, row in enumerate(lines):
+                        canvas.text((text_x, ty + i * line), row, fs, PAPER, TABLE,
+                                    bold=i == 0)
+                elif slot != reserve["shield"]:
+                    canvas.text((MARGIN + badge + 8, mid), "—", fs, PAPER, TABLE, anchor="lm")
+            y += row_h
+        return y
 
-def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
-    """The channel image: reserve circle with reach, players, resources, the landscape."""
-    x0, y0, x1, y1 = _bounds(view)
-    land_w = LABEL + (x1 - x0 + 1) * TILE + 12
-    land_h = LABEL + (y1 - y0 + 1) * TILE + 12
-    width = PANEL + land_w
-    height = max(land_h, 662)
-    img = Image.new("RGB", (width, height), TABLE)
-    _draw_reserve(img, view, (0, 0), lang)
-    _draw_info(img, view, names, (0, 462), lang)
-    _draw_landscape(img, view, (PANEL, 0), lang)
-    return to_png(img)
+    def _notes(self, canvas: Canvas | None, y: int) -> int:
+        """Guild targets and Trading Post counts of the buildings in the landscape, then
+        which building each landscape id is."""
+        view, lang = self.view, self.lang
+        notes = [e for e in view["landscape"] if e["face"] == "up"
+                 and e["building"] in ("guild", "trading_post")]
+        for e in sorted(notes, key=lambda e: (e["owner"], e["cell"])):
+            building = t(lang, P + "building." + e["building"])
+            text = f"{e['cell']} {e['id']} {building}: {_effect_text(e, lang)}"
+            if canvas is not None:
+                _troop(canvas, (MARGIN + self.fs / 2, y + self.line / 2), e["owner"], "normal",
+                       False, self.fs / 2 - 2)
+            y = self._words(canvas, text, y, x=MARGIN + self.fs + 8)
+        # every building in the landscape by name, with the ids that show it: the names on
+        # the tile pictures are too small to read on a phone, the ids are not
+        by_name: dict[str, list[str]] = {}
+        for e in view["landscape"]:
+            if e["face"] == "up":
+                by_name.setdefault(t(lang, P + "building." + e["building"]), []).append(e["id"])
+        for name in sorted(by_name):
+            y = self._words(canvas, f"{name}: {', '.join(sorted(by_name[name]))}", y)
+        return y
 
 
 def render_hand(view: dict[str, Any], *, names: list[str], lang: str = "en") -> bytes:
     """A seat's private picture: the tiles in hand, large, with their effects and costs."""
+    return hand_canvas(view, names=names, lang=lang).png()
+
+
+def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> Canvas:
     private = view.get("private") or {}
     hand = private.get("hand", [])
     seat = private.get("seat", 0)
     count = max(1, len(hand))
     width = max(440, 24 + count * (HAND + 16) + 8)
-    caption = 4 * 17
-    height = HAND + 110 + caption
-    img = Image.new("RGB", (width, height), TABLE)
-    draw = ImageDraw.Draw(img)
+    fs = max(13, min_label_px(width))
+    line = line_height(fs) + 2
+    texts = [wrap(_effect_text(face, lang), HAND, fs)[:4] for face in hand]
+    caption = max([len(x) for x in texts] + [1]) * line
+    mover = view.get("mover")
+    mine = bool(mover and mover["seat"] == seat)
+    height = 42 + HAND + 12 + caption + (line + 24 if mine else 12)
+    canvas = Canvas(width, height, PALETTE, TABLE)
     name = names[seat] if seat < len(names) else ""
-    draw.text((16, 20), f"{t(lang, f'{P}render.your_hand')} · {name}", font=font(17, True),
-              fill=PAPER, anchor="lm")
+    canvas.text((16, 20), f"{t(lang, f'{P}render.your_hand')} · {name}", fs + 3, PAPER, TABLE,
+                bold=True, anchor="lm")
     if not hand:
-        draw.text((16, 80), t(lang, f"{P}render.empty_hand"), font=font(15), fill=PAPER,
-                  anchor="lm")
+        canvas.text((16, 80), t(lang, f"{P}render.empty_hand"), fs + 1, PAPER, TABLE,
+                    anchor="lm")
     for i, face in enumerate(hand):
         x = 24 + i * (HAND + 16)
-        img.paste(_tile_detail(face, lang), (x, 42))
-        lines = _wrap(draw, _effect_text(face, lang), HAND, 13)[:4]
-        for k, line in enumerate(lines):
-            draw.text((x, HAND + 50 + k * 17), line, font=font(13), fill=PAPER)
-    mover = view.get("mover")
-    if mover and mover["seat"] == seat:
-        y = HAND + 62 + caption
-        draw.text((16, y + 10), t(lang, f"{P}render.resources") + ":", font=font(14),
-                  fill=PAPER, anchor="lm")
-        x = 150
+        canvas.paste(_tile(face, lang, HAND, 18), (x, 42))
+        for k, row in enumerate(texts[i]):
+            canvas.text((x, HAND + 50 + k * line), row, fs, PAPER, TABLE)
+    if mine:
+        assert mover is not None
+        y = 42 + HAND + 12 + caption + 4
+        m = y + line / 2
+        box = canvas.text((16, m), t(lang, f"{P}render.resources") + ":", fs, PAPER, TABLE,
+                          anchor="lm")
+        x = box[2] + 12
         for res in ("wood", "wheat", "stone"):
-            draw.ellipse((x, y + 1, x + 18, y + 19), fill=RESOURCE_COLOURS[res], outline=INK)
-            label = f"{mover['resources'][res]}"
-            draw.text((x + 24, y + 10), label, font=font(15, True), fill=PAPER, anchor="lm")
-            x += 56
+            canvas.draw.ellipse((x, m - 9, x + 18, m + 9), fill=canvas.c(RESOURCE_COLOURS[res]),
+                                outline=canvas.c(INK))
+            box = canvas.text((x + 24, m), str(mover["resources"][res]), fs + 2, PAPER, TABLE,
+                              bold=True, anchor="lm")
+            x = box[2] + 16
         if mover["discounts"]:
-            draw.text((x + 8, y + 10), t(lang, f"{P}render.discounts", n=mover["discounts"]),
-                      font=font(13), fill=PAPER, anchor="lm")
-    return to_png(img)
-
-
-def _tile_detail(face: dict[str, Any], lang: str) -> Image.Image:
-    clean = {k: face[k] for k in ("id", "set", "building", "colour", "cost", "roads", "axis",
-                                  "arrows", "layout", "boosts", "counts") if k in face}
-    return _tile_image(json.dumps(clean, sort_keys=True), None, lang, HAND)
+            canvas.text((x + 8, m), t(lang, f"{P}render.discounts", n=mover["discounts"]), fs,
+                        PAPER, TABLE, anchor="lm")
+    return canvas

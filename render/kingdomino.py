@@ -1,11 +1,14 @@
 """Kingdomino board image: every kingdom, the two lines of dominoes, whose turn it is.
 
 A pure function of the spectator view (``engines.kingdomino`` ``view(state, None)``): the
-renderer never sees the state, so it cannot show the face-down stack. Layout: a header (round,
-Dynasty game, who acts and what), the kingdoms (1x2 for 2 players, 2x2 for 3-4) each on its
-full working grid with column letters and row numbers (cells the kingdom can no longer reach
-are shaded), and on the right the line being placed, the next line and a terrain legend.
-Static pieces (terrain squares, crowns, castles) are drawn once and cached.
+renderer never sees the state, so it cannot show the face-down stack. Layout, narrow enough
+to read on a phone (labels >= 9 px at 390 px wide, ``render.common.PHONE_WIDTH``): a header
+(round, Dynasty game, who acts and what), the kingdoms two per row, each on its full working
+grid with column letters and row numbers (cells the kingdom can no longer reach are shaded),
+then the line being placed and the next line as rows of dominoes, and a terrain legend.
+Owners are shown by the seat's colour *and* shape (castle, kings). Variant bonuses (Middle
+Kingdom, Harmony) are counted in the score but marked provisional until the game is over.
+Static pieces (terrain squares, crowns, grids with their labels) are drawn once and cached.
 """
 
 from __future__ import annotations
@@ -15,7 +18,21 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, PAPER, SEAT_COLOURS, column_label, font, to_png
+from render.common import (
+    INK,
+    PAPER,
+    SEAT_COLOURS,
+    column_label,
+    draw_seat_marker,
+    draw_text,
+    fixed_palette,
+    font,
+    layer_cache,
+    legible,
+    min_label_px,
+    text_width,
+    to_png,
+)
 from session.i18n import t
 
 TERRAIN_COLOURS = {
@@ -27,22 +44,51 @@ TERRAIN_COLOURS = {
     "mine": (78, 70, 70),
 }
 EMPTY_COLOUR = (238, 232, 218)
-OUT_COLOUR = (205, 199, 188)
+OUT_COLOUR = (214, 208, 197)
 GRID_LINE = (190, 182, 168)
 HIGHLIGHT = (255, 64, 160)
-ACTING = (255, 200, 0)
+ACTING = (255, 214, 90)
 GOLD = (255, 214, 10)
 FADED = (200, 195, 185)
+STONE = (226, 222, 214)
+HEADER_BG = (60, 46, 36)
+SOFT = (92, 86, 78)  # secondary text: 5.9:1 on PAPER
 
-MARGIN = 16
-LABEL = 18  # room for coordinate labels
-NAME_BAR = 30
-LINE_SQUARE = 40  # a square of a domino in the lines column
-HEADER = 46
+HEADER_TEXT = (255, 248, 230)
+
+
+def _faded(colour: tuple[int, int, int], towards: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = ((c + 2 * f) // 3 for c, f in zip(colour, towards, strict=True))
+    return (r, g, b)
+
+
+#: every flat colour of the board, kept exact by the PNG palette (edges map to the nearest)
+PALETTE = fixed_palette((
+    *TERRAIN_COLOURS.values(), *(_faded(c, FADED) for c in TERRAIN_COLOURS.values()),
+    *SEAT_COLOURS, *(_faded(c, PAPER) for c in SEAT_COLOURS),
+    EMPTY_COLOUR, OUT_COLOUR, GRID_LINE, HIGHLIGHT, ACTING, GOLD, FADED, STONE, HEADER_BG,
+    SOFT, HEADER_TEXT, INK, PAPER, (255, 255, 255), (60, 40, 0), (0, 0, 0),
+))
+
+MARGIN = 12
+GAP = 16  # between the two kingdoms of a row
+NAME_BAR = 30  # name and points
+DETAILS = 20  # a second line when needed: bonus (provisional), discards, Dynasty total
+LINE_SQUARE = 32  # a square of a domino in the lines
+SLOT_W = 142  # number, domino, king
+LINE_ROW = LINE_SQUARE + 12
 
 
 def _cell_px(size: int) -> int:
-    return 36 if size <= 9 else 30
+    return 30 if size <= 9 else 24
+
+
+def _label_w(size: int) -> int:
+    return 22 if size <= 9 else 26
+
+
+def _image_width(size: int) -> int:
+    return 2 * MARGIN + GAP + 2 * (_label_w(size) + size * _cell_px(size) + 1)
 
 
 # --- cached pieces ---------------------------------------------------------------------------
@@ -56,7 +102,7 @@ def _crown(px: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
     pts = [(0.05, 0.95), (0.05, 0.25), (0.3, 0.55), (0.5, 0.1), (0.7, 0.55),
            (0.95, 0.25), (0.95, 0.95)]
     d.polygon([(x * w, y * h) for x, y in pts], fill=fill, outline=(60, 40, 0), width=scale * 2)
-    return img.resize((px, int(px * 0.8)), Image.LANCZOS)
+    return img.resize((px, int(px * 0.8)), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=128)
@@ -64,7 +110,7 @@ def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Im
     """One terrain square with its crowns."""
     colour = TERRAIN_COLOURS[terrain]
     if faded:
-        colour = tuple((c + 2 * f) // 3 for c, f in zip(colour, FADED, strict=True))
+        colour = _faded(colour, FADED)
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0, 90))
@@ -82,31 +128,11 @@ def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Im
 
 
 @lru_cache(maxsize=16)
-def _castle(px: int, colour: tuple[int, int, int]) -> Image.Image:
-    img = Image.new("RGBA", (px, px), colour + (255,))
-    d = ImageDraw.Draw(img)
-    u = px / 10
-    body = [(2, 9), (2, 3.5), (3, 3.5), (3, 2.2), (4, 2.2), (4, 3.5), (6, 3.5), (6, 2.2),
-            (7, 2.2), (7, 3.5), (8, 3.5), (8, 9)]
-    d.polygon([(x * u, y * u) for x, y in body], fill=(255, 255, 255))
-    d.rectangle([4.3 * u, 6 * u, 5.7 * u, 9 * u], fill=colour)
-    d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0))
-    return img.convert("RGB")
-
-
-@lru_cache(maxsize=32)
-def _king(radius: int, colour: tuple[int, int, int], faded: bool) -> Image.Image:
-    """A king (znacznik króla): a disc in the seat's colour with a crown; pale once moved on."""
-    scale = 4
-    r = radius * scale
-    img = Image.new("RGBA", (2 * r, 2 * r), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    fill = tuple((c + f) // 2 for c, f in zip(colour, FADED, strict=True)) if faded else colour
-    d.ellipse([0, 0, 2 * r - 1, 2 * r - 1], fill=fill, outline=(255, 255, 255), width=2 * scale)
-    img = img.resize((2 * radius, 2 * radius), Image.LANCZOS)
-    if not faded:
-        icon = _crown(int(radius * 1.2), (255, 255, 255))
-        img.alpha_composite(icon, (radius - icon.width // 2, radius - icon.height // 2))
+def _castle(px: int, seat: int) -> Image.Image:
+    """The castle square: the seat's marker (colour and shape) on stone."""
+    img = Image.new("RGB", (px, px), STONE)
+    draw_seat_marker(img, seat, (px // 2, px // 2), px - 4)
+    ImageDraw.Draw(img).rectangle([0, 0, px - 1, px - 1], outline=INK)
     return img
 
 
@@ -120,11 +146,7 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"#{seat + 1}"
 
 
-def _colour(seat: int) -> tuple[int, int, int]:
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-
-
-def _header_text(view: dict[str, Any], names: list[str], lang: str) -> str:
+def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
     parts = [t(lang, "kingdomino.name")]
     if view["games"] > 1:
         parts.append(t(lang, "kingdomino.render.game", game_no=view["game_no"],
@@ -136,7 +158,7 @@ def _header_text(view: dict[str, Any], names: list[str], lang: str) -> str:
             winners = ", ".join(_name(names, s) for s in ranking[0])
             key = "kingdomino.render.winners" if len(ranking[0]) > 1 else "kingdomino.render.winner"
             parts.append(t(lang, key, names=winners))
-        return "  ·  ".join(parts)
+        return parts
     if view["round"] == 0:
         parts.append(t(lang, "kingdomino.render.opening"))
     else:
@@ -151,30 +173,53 @@ def _header_text(view: dict[str, Any], names: list[str], lang: str) -> str:
             parts.append(t(lang, "kingdomino.render.turn_pick", player=player))
         else:
             parts.append(t(lang, "kingdomino.render.turn_place", player=player, n=acting["n"]))
-    return "  ·  ".join(parts)
+    return parts
+
+
+def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
+    """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.append(part)
+    return lines
+
+
+def _fit(text: str, fnt: Any, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 # --- kingdoms ---------------------------------------------------------------------------------
-def _kingdom_panel_size(size: int) -> tuple[int, int]:
-    px = _cell_px(size)
-    return LABEL + size * px + 4, NAME_BAR + LABEL + size * px + 4
+def _kingdom_panel_size(size: int, bar: int) -> tuple[int, int]:
+    side = _label_w(size) + size * _cell_px(size) + 1
+    return side, bar + side
 
 
-@lru_cache(maxsize=256)
-def _grid_base(size: int, usable: tuple[int, int, int, int]) -> Image.Image:
+@layer_cache(maxsize=256)
+def _grid_base(size: int, usable: tuple[int, int, int, int], label_px: int) -> Image.Image:
     """Coordinate labels and the grid, cells out of the kingdom's reach shaded (cached)."""
     px = _cell_px(size)
+    lw = _label_w(size)
     r0, c0, r1, c1 = usable
-    side = LABEL + size * px + 1
+    side = lw + size * px + 1
     img = Image.new("RGB", (side, side), PAPER)
     d = ImageDraw.Draw(img)
-    gx = gy = LABEL
-    small = font(12)
+    gx = gy = lw
+    labels = font(label_px, True)
     for i in range(size):
-        d.text((gx + i * px + px // 2, gy - 4), column_label(i), font=small, anchor="ms",
-               fill=INK if c0 <= i <= c1 else GRID_LINE)
-        d.text((gx - 4, gy + i * px + px // 2), str(i + 1), font=small, anchor="rm",
-               fill=INK if r0 <= i <= r1 else GRID_LINE)
+        # out-of-reach coordinates stay legible (a move never names them, but a reader may)
+        draw_text(img, (gx + i * px + px // 2, gy - 2), column_label(i), font=labels,
+                  anchor="ms", fill=INK if c0 <= i <= c1 else SOFT, key=True, draw=d)
+        draw_text(img, (gx - 3, gy + i * px + px // 2), str(i + 1), font=labels, anchor="rm",
+                  fill=INK if r0 <= i <= r1 else SOFT, key=True, draw=d)
     d.rectangle([gx, gy, gx + size * px, gy + size * px], fill=OUT_COLOUR)
     d.rectangle([gx + c0 * px, gy + r0 * px, gx + (c1 + 1) * px, gy + (r1 + 1) * px],
                 fill=EMPTY_COLOUR)
@@ -184,38 +229,56 @@ def _grid_base(size: int, usable: tuple[int, int, int, int]) -> Image.Image:
     return img
 
 
+def _score_details(kingdom: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+    details = []
+    bonus = kingdom.get("bonus", 0)
+    if bonus:
+        key = "kingdomino.render.bonus_final" if view["phase"] == "over" \
+            else "kingdomino.render.bonus_provisional"
+        details.append(t(lang, key, points=bonus))
+    if kingdom["discarded"]:
+        details.append(t(lang, "kingdomino.render.discarded", count=len(kingdom["discarded"])))
+    if view["games"] > 1:
+        details.append(t(lang, "kingdomino.render.total", points=view["scores"][kingdom["seat"]]))
+    return details
+
+
 def _draw_kingdom(
-    img: Image.Image, x0: int, y0: int, kingdom: dict[str, Any], view: dict[str, Any],
-    names: list[str], lang: str, marks: list[str],
+    img: Image.Image, d: ImageDraw.ImageDraw, x0: int, y0: int, kingdom: dict[str, Any],
+    view: dict[str, Any], names: list[str], lang: str, marks: list[str], text_px: int,
+    bar: int,
 ) -> None:
     size = view["size"]
     px = _cell_px(size)
+    lw = _label_w(size)
     seat = kingdom["seat"]
-    colour = _colour(seat)
-    d = ImageDraw.Draw(img)
     acting = view.get("acting") or {}
     is_acting = acting.get("seat") == seat and view["phase"] != "over"
 
-    # name bar: colour chip, name, points (and discards)
-    bar_w = LABEL + size * px
+    # name bar: seat marker, name, points; below: bonus (provisional), discards, Dynasty total
+    bar_w = lw + size * px
+    bar_bg = ACTING if is_acting else PAPER
     if is_acting:
-        d.rounded_rectangle([x0 - 4, y0 - 2, x0 + bar_w + 4, y0 + NAME_BAR - 4], 6, fill=ACTING)
-    d.rounded_rectangle([x0, y0 + 3, x0 + 20, y0 + 23], 4, fill=colour)
-    d.text((x0 + 28, y0 + 2), _name(names, seat), font=font(18, True), fill=INK)
+        d.rounded_rectangle([x0 - 4, y0 - 2, x0 + bar_w + 4, y0 + bar - 4], 6, fill=ACTING)
+    draw_seat_marker(img, seat, (x0 + 11, y0 + 12), 22)
+    bold = font(text_px + 2, True)
     points = t(lang, "kingdomino.render.points", points=kingdom["score"])
-    if view["games"] > 1:
-        points += "  " + t(lang, "kingdomino.render.total", points=view["scores"][seat])
-    if kingdom["discarded"]:
-        points = t(lang, "kingdomino.render.discarded", count=len(kingdom["discarded"])) \
-            + "   " + points
-    f = font(16, True)
-    d.text((x0 + bar_w - d.textlength(points, font=f), y0 + 4), points, font=f, fill=INK)
+    points_w = int(text_width(points, bold))
+    draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
+    draw_text(img, (x0 + 26, y0 + 12),
+              _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
+              font=bold, fill=INK, anchor="lm", draw=d)
+    small = font(text_px)
+    for k, line in enumerate(_lines_of(_score_details(kingdom, view, lang), small,
+                                       bar_w - 26)):
+        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), _fit(line, small, bar_w - 26),
+                  font=small, fill=legible(SOFT, bar_bg), anchor="lm", draw=d)
 
-    gx, gy = x0 + LABEL, y0 + NAME_BAR + LABEL
+    gx, gy = x0 + lw, y0 + bar + lw
     (r0, c0), (r1, c1) = _parse(kingdom["window"][0]), _parse(kingdom["window"][1])
-    img.paste(_grid_base(size, (r0, c0, r1, c1)), (x0, gy - LABEL))
+    img.paste(_grid_base(size, (r0, c0, r1, c1), text_px), (x0, gy - lw))
     r, c = _parse(kingdom["castle"])
-    img.paste(_castle(px, colour), (gx + c * px, gy + r * px))
+    img.paste(_castle(px, seat), (gx + c * px, gy + r * px))
     for cell, (terrain, crowns) in kingdom["cells"].items():
         r, c = _parse(cell)
         img.paste(_square(terrain, crowns, px), (gx + c * px, gy + r * px))
@@ -227,7 +290,7 @@ def _draw_kingdom(
 
 
 def _outline(d: ImageDraw.ImageDraw, gx: int, gy: int, px: int, cells: list[str],
-             colour, width: int) -> None:
+             colour: tuple[int, int, int], width: int) -> None:
     rows_cols = [_parse(cell) for cell in cells]
     top = min(r for r, _ in rows_cols)
     bottom = max(r for r, _ in rows_cols)
@@ -238,50 +301,59 @@ def _outline(d: ImageDraw.ImageDraw, gx: int, gy: int, px: int, cells: list[str]
 
 
 # --- the lines of dominoes ------------------------------------------------------------------
-LINES_WIDTH = 3 * LINE_SQUARE + 112
-
-
-def _draw_line(img: Image.Image, x0: int, y0: int, title: str, slots: list[dict],
-               acting: dict | None, *, current: bool) -> int:
-    """Draw one line (column) of dominoes; returns the y below it."""
-    d = ImageDraw.Draw(img)
-    d.text((x0, y0), title, font=font(16, True), fill=INK)
-    y = y0 + 26
+def _draw_line(img: Image.Image, d: ImageDraw.ImageDraw, x0: int, y0: int, title: str,
+               slots: list[dict], acting: dict | None, *, current: bool, text_px: int,
+               per_row: int) -> int:
+    """Draw one line of dominoes as rows of slots; returns the y below it."""
+    draw_text(img, (x0, y0), title, font=font(text_px + 1, True), fill=INK, draw=d)
+    top = y0 + text_px + 10
+    number_font = font(max(text_px + 2, 17), True)
     for index, slot in enumerate(slots):
+        x = x0 + (index % per_row) * SLOT_W
+        y = top + (index // per_row) * LINE_ROW
         done = bool(slot.get("done"))
-        is_acting = (current and acting is not None and acting.get("index") == index)
+        is_acting = current and acting is not None and acting.get("index") == index
         if is_acting:
-            d.rounded_rectangle([x0 - 5, y - 5, x0 + LINES_WIDTH - 20, y + LINE_SQUARE + 5], 8,
+            d.rounded_rectangle([x - 4, y - 5, x + SLOT_W - 8, y + LINE_SQUARE + 5], 8,
                                 fill=ACTING)
-        d.text((x0 + 26, y + LINE_SQUARE // 2), str(slot["n"]), font=font(16, True),
-               anchor="rm", fill=INK)
+        draw_text(img, (x + 30, y + LINE_SQUARE // 2), str(slot["n"]), font=number_font,
+                  anchor="rm", fill=INK, key=True, draw=d)
         faded = done and not is_acting
-        sx = x0 + 34
+        sx = x + 34
         img.paste(_square(slot["a"][0], slot["a"][1], LINE_SQUARE, faded), (sx, y))
-        img.paste(_square(slot["b"][0], slot["b"][1], LINE_SQUARE, faded),
-                            (sx + LINE_SQUARE, y))
+        img.paste(_square(slot["b"][0], slot["b"][1], LINE_SQUARE, faded), (sx + LINE_SQUARE, y))
         d.rectangle([sx, y, sx + 2 * LINE_SQUARE - 1, y + LINE_SQUARE - 1], outline=INK,
                     width=2)
         if slot["king"] is not None:
-            king = _king(16, _colour(slot["king"]), faded)
-            img.paste(king, (sx + 2 * LINE_SQUARE + 10, y + LINE_SQUARE // 2 - 16), king)
-        y += LINE_SQUARE + 12
-    return y
+            draw_seat_marker(img, slot["king"], (sx + 2 * LINE_SQUARE + 18, y + LINE_SQUARE // 2),
+                             28, faded)
+    rows = -(-len(slots) // per_row) if slots else 0
+    return top + rows * LINE_ROW
 
 
-def _draw_legend(img: Image.Image, x0: int, y0: int, lang: str) -> int:
-    d = ImageDraw.Draw(img)
-    f = font(13)
-    y = y0
-    for terrain in TERRAIN_COLOURS:
-        img.paste(_square(terrain, 0, 18), (x0, y))
-        d.text((x0 + 26, y + 9), t(lang, f"kingdomino.term.{terrain}"), font=f, anchor="lm",
-               fill=INK)
-        y += 22
-    crown = _crown(18)
-    img.paste(crown, (x0, y + 2), crown)
-    d.text((x0 + 26, y + 9), "= 1", font=f, anchor="lm", fill=INK)
-    return y + 22
+def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: int, width: int,
+                 lang: str, text_px: int) -> int:
+    """Terrain swatches with their names, wrapped to ``width``; returns the y below.
+    With ``img`` None only measures."""
+    f = font(text_px)
+    x, y = x0, y0
+    row_h = max(22, text_px + 8)
+    entries: list[tuple[Image.Image, str]] = [
+        (_square(terrain, 0, 18), t(lang, f"kingdomino.term.{terrain}"))
+        for terrain in TERRAIN_COLOURS
+    ]
+    entries.append((_crown(18), "= 1"))
+    for icon, text in entries:
+        w = 24 + int(text_width(text, f)) + 14
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + row_h
+        if img is not None:
+            img.paste(icon, (x, y + (row_h - icon.height) // 2 - 2),
+                      icon if icon.mode == "RGBA" else None)
+            draw_text(img, (x + 24, y + row_h // 2 - 2), text, font=f, anchor="lm", fill=INK,
+                      draw=d)
+        x += w
+    return y + row_h
 
 
 # --- the board ----------------------------------------------------------------------------------
@@ -295,38 +367,26 @@ def render_board(
     """
     players = view["players"]
     size = view["size"]
-    pw, ph = _kingdom_panel_size(size)
-    cols = 2
-    rows = 1 if players == 2 else 2
-    per_line = players * view["kings_per_player"]
-    line_h = 26 + per_line * (LINE_SQUARE + 12)
-    legend_h = 7 * 22 + 8
-    # 2 players: the two lines stand side by side, so the image stays one kingdom tall
-    side_by_side = rows == 1
-    side_w = LINES_WIDTH * (2 if side_by_side else 1)
-    side_h = HEADER + line_h * (1 if side_by_side else 2) + 16 + 28 + legend_h
-    width = MARGIN + cols * (pw + MARGIN) + side_w + MARGIN
-    height = max(HEADER + rows * (ph + MARGIN), side_h + MARGIN)
-    img = Image.new("RGB", (width, height), PAPER)
-    d = ImageDraw.Draw(img)
+    width = _image_width(size)
+    pw0 = _label_w(size) + size * _cell_px(size)
+    inner_w = width - 2 * MARGIN
+    text_px = min_label_px(width)  # every text phone-readable, not only the coordinates
+    # the image keeps one size for the whole game (the chat does not jump between boards):
+    # room for a details line per thing that may come: discards, bonuses, Dynasty total
+    reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
+    bar = NAME_BAR + DETAILS * max(reserved, *(
+        len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
+        for k in view["kingdoms"]))
+    pw, ph = _kingdom_panel_size(size, bar)
+    rows = (players + 1) // 2
 
-    d.rectangle([0, 0, width, HEADER - 8], fill=(60, 46, 36))
-    header = _header_text(view, names, lang)
-    size_pt = 20
-    while size_pt > 12 and d.textlength(header, font=font(size_pt, True)) > width - 2 * MARGIN:
-        size_pt -= 2  # long names or languages: shrink rather than cut the header
-    d.text((MARGIN, (HEADER - 8) // 2), header, font=font(size_pt, True), anchor="lm",
-           fill=(255, 248, 230))
-
-    marks = highlight or {}
-    for kingdom in view["kingdoms"]:
-        seat = kingdom["seat"]
-        x = MARGIN + (seat % cols) * (pw + MARGIN)
-        y = HEADER + (seat // cols) * (ph + MARGIN)
-        _draw_kingdom(img, x, y, kingdom, view, names, lang, marks.get(seat, []))
-
-    lx = MARGIN + cols * (pw + MARGIN)
-    acting = view.get("acting")
+    d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    header_font = font(text_px + 2, True)
+    header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
+    header_h = 12 + max(2, len(header_lines)) * (text_px + 8)
+    # an odd number of kingdoms leaves a free place beside the last one: the lines go there
+    in_free_place = players % 2 == 1
+    per_row = max(1, (pw if in_free_place else inner_w) // SLOT_W)
     lines = []
     if view["current_line"]:
         lines.append((t(lang, "kingdomino.render.current_line"), view["current_line"], True))
@@ -334,14 +394,44 @@ def render_board(
         title = "kingdomino.render.first_line" if view["round"] == 0 \
             else "kingdomino.render.next_line"
         lines.append((t(lang, title), view["next_line"], False))
-    for i, (title, slots, current) in enumerate(lines):
-        if side_by_side:
-            _draw_line(img, lx + i * LINES_WIDTH, HEADER, title, slots, acting, current=current)
-        else:
-            _draw_line(img, lx, HEADER + i * (line_h + 8), title, slots, acting,
-                       current=current)
-    y = HEADER + line_h * (1 if side_by_side else 2) + 16
-    d.text((lx, y), t(lang, "kingdomino.render.deck", k=view["deck_left"]), font=font(14),
-           fill=INK)
-    _draw_legend(img, lx, y + 28, lang)
-    return to_png(img)
+    # both lines always have their room: the first round has no current line, the last none
+    # to come
+    per_line = players * view["kings_per_player"]
+    line_h = 2 * (text_px + 10 + -(-per_line // per_row) * LINE_ROW + 8)
+    legend_h = _draw_legend(None, d_probe, 0, 0, inner_w, lang, text_px)
+    below = 0 if in_free_place and line_h <= ph else line_h
+    height = (header_h + 10 + rows * (ph + 10) + below + (text_px + 12) + legend_h + MARGIN)
+    img = Image.new("RGB", (width, height), PAPER)
+    d = ImageDraw.Draw(img)
+
+    d.rectangle([0, 0, width, header_h], fill=HEADER_BG)
+    spare = (header_h - 12 - len(header_lines) * (text_px + 8)) // 2
+    for k, line in enumerate(header_lines):  # centred in the reserved room
+        draw_text(img, (MARGIN, 8 + spare + k * (text_px + 8)), line, font=header_font,
+                  fill=HEADER_TEXT, draw=d)
+
+    marks = highlight or {}
+    top = header_h + 10
+    for kingdom in view["kingdoms"]:
+        seat = kingdom["seat"]
+        x = MARGIN + (seat % 2) * (pw + GAP)
+        y = top + (seat // 2) * (ph + 10)
+        _draw_kingdom(img, d, x, y, kingdom, view, names, lang, marks.get(seat, []), text_px,
+                      bar)
+
+    y = top + rows * (ph + 10)
+    lines_x, lines_y = MARGIN, y
+    if not below:
+        lines_x, lines_y = MARGIN + pw + GAP, top + (rows - 1) * (ph + 10)
+    acting = view.get("acting")
+    for title, slots, current in lines:
+        # each line keeps its place: the line being placed on top, the next one below (before
+        # round 1 the first line stands on top, where it will be placed from)
+        slot_y = lines_y if current or view["round"] == 0 else lines_y + line_h // 2
+        _draw_line(img, d, lines_x, slot_y, title, slots, acting, current=current,
+                   text_px=text_px, per_row=per_row)
+    y += below
+    draw_text(img, (MARGIN, y), t(lang, "kingdomino.render.deck", k=view["deck_left"]),
+              font=font(text_px), fill=INK, draw=d)
+    _draw_legend(img, d, MARGIN, y + text_px + 12, inner_w, lang, text_px)
+    return to_png(img, compress_level=3, palette=PALETTE)

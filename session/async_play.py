@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,13 +20,15 @@ import engines
 from db.database import StaleVersion, StoreError
 from db.store import SessionRow
 from engines.base import GameError
-from session.clocks import Pace, check_zone, deadline, spent, turn_starts
+from session import computer
+from session.clocks import DAY, Pace, check_zone, deadline, spent, turn_starts
 from session.errors import SessionError
 from session.service import (
     ARCHIVE_AFTER_WARNING,
     Notice,
     Outcome,
     Sessions,
+    says_the_move,
     tells_store_failures,
 )
 
@@ -35,14 +36,15 @@ log = logging.getLogger(__name__)
 
 #: choices on a timed-out player's vote
 TIMEOUT_CHOICES = ("skip", "computer", "wait")
-#: Elo: start, K factor, and how many games make a rating count on the leaderboard
+#: processes starting within this time of each other post a timed-out player's vote once
+REANNOUNCE_AFTER = timedelta(minutes=1)
 
 
 @dataclass
 class TimerEvent:
     """Something a timer did, for the host to show: ``kind`` plus the session after it."""
 
-    kind: str  # remind | last_call | timeout | skipped | idle_warn | archived | computer
+    kind: str  # ping | remind | last_call | timeout | absent | skipped | idle_warn | archived | computer
     session: SessionRow
     seat: int | None = None
     outcome: Outcome | None = None
@@ -103,6 +105,64 @@ class AsyncPlay:
             s.note_private_changes(outcome, game, before, previous)
             return outcome
 
+    # --- abandoning ------------------------------------------------------------------------
+    @tells_store_failures
+    async def abandon(self, session_id: int, user_id: int, *, can_manage: bool,
+                      version: int | None = None) -> Outcome:
+        """End a game now (the creator, or someone who manages the channel), once confirmed on
+        the board it was asked at (``version``). Recorded as abandoned, with no winner; a
+        player who abandons a running game takes a loss (``result["forfeit"]``)."""
+        s = self.sessions
+        async with s.locked(session_id):
+            row = await s.session(session_id)
+            if row.status not in ("lobby", "active"):
+                raise SessionError("error.not_active", "this game is not running")
+            if user_id != row.creator_id and not can_manage:
+                raise SessionError("error.abandon_rights",
+                                   "only the creator or a channel manager can end the game")
+            if version is not None and version != row.version:
+                raise SessionError("error.stale", "the game moved on: ask again")
+            result = None
+            seat = row.seat_of(user_id)
+            if row.status == "active":
+                result = s.result(engines.get(row.game_id), await s.state(row))
+                if seat is not None:
+                    result["forfeit"] = seat
+            await self.store.end(row.id, "abandoned", result, s.now(), ended_by=user_id)
+            await self.store.run([("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL",
+                                   (row.id,))])
+            s.forget_state(row.id)
+            await s.standings.record(row.id, s.now())  # a player's abandon is their loss
+            by = row.seats[seat].name if seat is not None else str(user_id)
+            return Outcome(await s.session(row.id),
+                           [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
+
+    @tells_store_failures
+    async def rematch(self, session_id: int, user_id: int, name: str) -> Outcome:
+        """A new lobby in the same channel with the same game, options, pace and seat count,
+        opened by a player of the ended game; its computer players sit down again, the
+        others are named so they can join."""
+        s = self.sessions
+        old = await s.session(session_id)
+        if old.status not in ("finished", "abandoned") or old.state_json is None:
+            raise SessionError("error.rematch_not_over", "that game is not over")
+        if old.seat_of(user_id) is None:
+            raise SessionError("error.not_a_player", "you did not play in that game")
+        outcome = await s.new(
+            guild_id=old.guild_id, channel_id=old.channel_id, game_id=old.game_id,
+            user_id=user_id, name=name, players=len(old.seats),
+            variants=", ".join(old.options.get("variants", [])), lang=old.lang,
+            pace=pace_text(Pace.from_json(old.pace_json)))
+        for seat in old.seats:
+            if seat.user_id is None and outcome.session.status == "lobby":
+                joined = await s.join(old.channel_id, None, seat.name.removesuffix(" (🤖)"))
+                outcome = Outcome(joined.session, outcome.notices + joined.notices,
+                                  joined.board_changed, joined.private_seats)
+        invited = [x.name for x in old.seats if x.user_id not in (None, user_id)]
+        if invited:
+            outcome.notices.append(Notice("notice.rematch", {"players": ", ".join(invited)}))
+        return outcome
+
     # --- substitutes and computer replacements ----------------------------------------
     @tells_store_failures
     async def substitute(self, channel_id: int, user_id: int, name: str, seat: int) -> Outcome:
@@ -120,7 +180,7 @@ class AsyncPlay:
             target = row.seats[seat]
             replaced = target.user_id is None and any(
                 h["seat"] == seat for h in await self.store.seat_history(row.id))
-            if not (replaced or self.timed_out(row, seat)):
+            if not (replaced or await self.absent(row, seat)):
                 raise SessionError("error.seat_not_free", "that player is still in the game",
                                    player=target.name)
             statements = [
@@ -144,6 +204,17 @@ class AsyncPlay:
                               private_seats=[seat] if game.meta.hidden_information else [])
             return outcome
 
+    async def absent(self, row: SessionRow, seat: int) -> bool:
+        """The seat's player is away: their clock ran out (timed games), or their absence
+        timer fired in this turn and they are still to act (untimed games)."""
+        if self.timed_out(row, seat):
+            return True
+        if row.status != "active" or row.seats[seat].user_id is None:
+            return False
+        if await self.store.absent_since(row.id, seat) is None:
+            return False
+        return seat in engines.get(row.game_id).to_act(await self.sessions.state(row))
+
     def timed_out(self, row: SessionRow, seat: int) -> bool:
         target = row.seats[seat]
         if target.running_since is None or target.bank is None:
@@ -156,7 +227,8 @@ class AsyncPlay:
     async def vote(self, session_id: int, user_id: int, topic: str, choice: str) -> Outcome:
         """Cast a ballot. ``timeout:<seat>``: the other human players decide by majority to
         skip the turn (computer move), replace the player by a computer, or wait.
-        ``end``: every human player must agree to end the game now (recorded as abandoned)."""
+        ``end``: every human player who is present must agree to end the game now (recorded
+        as abandoned); an absent player does not block it (one who votes is present)."""
         s = self.sessions
         async with s.locked(session_id):
             row = await s.session(session_id)
@@ -165,12 +237,16 @@ class AsyncPlay:
             humans = [x.user_id for x in row.seats if x.user_id is not None]
             if topic.startswith("timeout:"):
                 seat = int(topic.split(":")[1])
-                if not self.timed_out(row, seat):
+                if not 0 <= seat < len(row.seats):  # a forged ballot
+                    raise SessionError("error.bad_component", "unknown vote")
+                if not await self.absent(row, seat):
                     raise SessionError("error.vote_over", "this vote is over: the player moved")
                 voters = [u for u in humans if u != row.seats[seat].user_id]
-                allowed = TIMEOUT_CHOICES
+                allowed: tuple[str, ...] = TIMEOUT_CHOICES
             elif topic == "end":
-                voters, allowed = humans, ("yes", "no")
+                voters = [x.user_id for x in row.seats if x.user_id is not None and (
+                    x.user_id == user_id or not await self.absent(row, x.seat))]
+                allowed = ("yes", "no")
             else:
                 raise SessionError("error.bad_component", "unknown vote")
             if user_id not in voters:
@@ -209,9 +285,11 @@ class AsyncPlay:
         outcome.session = row
         outcome.notices.append(Notice("notice.turn_skipped", {"seat": seat}))
         state = await s.state(row)
-        rng = random.Random(f"{row.seed}/skip/{row.version}")
         while outcome.session.status == "active" and seat in game.to_act(state):
-            await s.apply_move(outcome, seat, None, game.bot_action(state, seat, rng), kind="skip")
+            # a skipped turn is played at "normal" level, seeded per move
+            code = await computer.move(row.game_id, state, seat,
+                                       f"{row.seed}/skip/{outcome.session.version}", "normal")
+            await s.apply_move(outcome, seat, None, code, kind="skip")
             state = await s.state(outcome.session)
         return await s.run_computer_players(outcome)
 
@@ -219,7 +297,8 @@ class AsyncPlay:
         s = self.sessions
         name = f"{row.seats[seat].name} (🤖)"
         await self.store.run([
-            ("UPDATE seats SET user_id = NULL, name = ? WHERE session_id = ? AND seat = ?",
+            ("UPDATE seats SET user_id = NULL, name = ?, bot_level = NULL"  # plays "normal"
+             " WHERE session_id = ? AND seat = ?",
              (name, row.id, seat)),
             ("INSERT INTO seat_history (session_id, seat, user_id, name, from_version)"
              " VALUES (?, ?, NULL, ?, ?)", (row.id, seat, name, row.version)),
@@ -299,18 +378,23 @@ class AsyncPlay:
             await self.store.end(row.id, "abandoned", result, s.now())
             return TimerEvent("archived", await s.session(row.id))
         target = row.seats[seat]
-        if target.running_since is None or target.user_id is None:
+        if target.user_id is None or seat not in engines.get(row.game_id).to_act(
+                await s.state(row)):
             return None  # the turn is over; a stale timer does nothing
-        if kind in ("remind", "last_call"):
+        if kind in ("remind", "last_call", "ping"):
             settings = await self.store.settings(target.user_id)
             if settings is not None and not settings["pings"]:
                 return None
-            left = spent(target.bank or 0.0, datetime.fromisoformat(target.running_since),
-                         s.clock())
+            left = None  # untimed games: no time left to tell
+            if target.running_since is not None and target.bank is not None:
+                left = spent(target.bank, datetime.fromisoformat(target.running_since),
+                             s.clock())
             return TimerEvent(kind, row, seat, params={"left": left})
-        if kind == "timeout":
+        if kind == "timeout" and target.running_since is None:
+            return None
+        if kind in ("timeout", "absent"):
             others = [x for x in row.seats if x.user_id is not None and x.seat != seat]
-            return TimerEvent("timeout" if others else "timeout_unattended", row, seat)
+            return TimerEvent(kind if others else "timeout_unattended", row, seat)
         return None
 
     async def _auto_skip(self, event: TimerEvent) -> TimerEvent:
@@ -318,6 +402,7 @@ class AsyncPlay:
         s = self.sessions
         async with s.locked(event.session.id):
             row = await s.session(event.session.id)
+            assert event.seat is not None  # a timeout timer belongs to a seat
             outcome = await self._computer_moves_for(row, event.seat, Outcome(row))
         return TimerEvent("skipped", outcome.session, event.seat, outcome)
 
@@ -353,10 +438,24 @@ class AsyncPlay:
             row = outcome.session
         waiting = {t["seat"] for t in await self.store.pending_timers(row.id)
                    if t["kind"] == "timeout"}  # those are announced when they fire
-        events += [TimerEvent("timeout", row, seat.seat) for seat in row.seats
-                   if seat.user_id is not None and seat.seat not in waiting
-                   and self.timed_out(row, seat.seat)]
+        for seat in row.seats:
+            if (seat.user_id is not None and seat.seat not in waiting
+                    and self.timed_out(row, seat.seat) and await self._reclaim_timeout(row.id, seat.seat)):
+                events.append(TimerEvent("timeout", row, seat.seat))
         return events
+
+    async def _reclaim_timeout(self, session_id: int, seat: int) -> bool:
+        """Claim the re-announcement of a vote that fired before a stop: one guarded UPDATE
+        of the fired timer, so of several processes starting at once only one posts the vote
+        again (a restart later than :data:`REANNOUNCE_AFTER` posts it once more)."""
+        fired = await self.store.last_fired_timer(session_id, seat, "timeout")
+        if fired is None:
+            return True  # the clock ran out without a timer (none to claim): announce
+        now = self.sessions.clock()
+        return await self.store.run([(
+            "UPDATE timers SET reannounced_at = ? WHERE id = ?"
+            " AND (reannounced_at IS NULL OR reannounced_at < ?)",
+            (now.isoformat(), fired["id"], (now - REANNOUNCE_AFTER).isoformat()))]) == 1
 
     async def run_dispatcher(self, publish: Callable[[TimerEvent], Awaitable[None]],
                              *, poll: float = 30.0, stop: asyncio.Event | None = None) -> None:
@@ -395,7 +494,7 @@ class AsyncPlay:
 
     async def _retry_later(self, event: TimerEvent) -> None:
         """A timeout whose vote could not be posted fires again at the next poll."""
-        if event.kind == "timeout" and event.timer_id is not None:
+        if event.kind in ("timeout", "absent") and event.timer_id is not None:
             await self.store.run([("UPDATE timers SET fired_at = NULL WHERE id = ?",
                                    (event.timer_id,))])
 
@@ -405,8 +504,9 @@ class AsyncPlay:
                        pings: bool | None = None) -> dict[str, Any]:
         """Read or change a user's time zone, quiet hours ('22-7', or 'off') and pings."""
         row = await self.store.settings(user_id)
-        cur = {"tz": row["tz"], "quiet_start": row["quiet_start"], "quiet_end": row["quiet_end"],
-               "pings": bool(row["pings"])} if row else {
+        cur: dict[str, Any] = {
+            "tz": row["tz"], "quiet_start": row["quiet_start"], "quiet_end": row["quiet_end"],
+            "pings": bool(row["pings"])} if row else {
             "tz": "UTC", "quiet_start": None, "quiet_end": None, "pings": True}
         if tz is not None:
             cur["tz"] = check_zone(tz.strip())
@@ -450,7 +550,7 @@ class AsyncPlay:
         for action in await self.store.actions(row.id):
             before = state
             state, events = game.apply(state, action.seat, action.code)
-            if not game.meta.hidden_information:
+            if not game.meta.hidden_information and not says_the_move(events, action.seat):
                 key, params = game.describe(before, action.code)
                 notices.append(Notice("notice.played", {"seat": action.seat,
                                                         "action": (key, params)}))
@@ -465,7 +565,7 @@ def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
     out: list[TimerEvent] = []
     merged: dict[tuple[int, str], TimerEvent] = {}
     for event in events:
-        if event.kind not in ("remind", "last_call"):
+        if event.kind not in ("remind", "last_call", "ping"):
             out.append(event)
             continue
         key = (event.session.id, event.kind)
@@ -473,8 +573,19 @@ def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
             merged[key] = event
             event.params["seats"] = []
             out.append(event)
-        merged[key].params["seats"].append((event.seat, event.params.get("left", 0)))
+        if event.seat not in [seat for seat, _ in merged[key].params["seats"]]:
+            # one ping per player, even when several came due at once (a long stop)
+            merged[key].params["seats"].append((event.seat, event.params.get("left")))
     return out
+
+
+def pace_text(pace: Pace) -> str:
+    """A pace as /game new takes it ('none', 'realtime:5', 'daily:1:3')."""
+    if pace.kind == "realtime":
+        return f"realtime:{pace.per_move / 60:g}"
+    if pace.kind == "daily":
+        return f"daily:{pace.increment / DAY:g}:{pace.cap / DAY:g}"
+    return "none"
 
 
 def seat_deadline(row: SessionRow, seat: int | None) -> datetime | None:

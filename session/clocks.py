@@ -11,6 +11,7 @@ Paces (``/game new pace:``):
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -22,6 +23,10 @@ DAY = 86400.0
 #: first reminder after this share of the time, last call after this share
 REMIND_SHARE = 0.5
 LAST_CALL_SHARE = 0.9
+#: the longest clocks a pace may ask for: beyond them a game is effectively untimed, and
+#: absurd values (1e308, inf, nan) would overflow the date arithmetic of every deadline
+MAX_REALTIME_MINUTES = 7 * 24 * 60
+MAX_DAILY_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -52,16 +57,20 @@ def parse_pace(text: str | None) -> Pace:
     except ValueError:
         values = [-1.0]
     bad = SessionError("error.bad_pace", f"unknown pace {text!r}", pace=text or "")
-    if any(v <= 0 for v in values):
+    if any(not math.isfinite(v) or v <= 0 for v in values):
         raise bad
     if kind == "none" and not values:
         return Pace()
     if kind == "realtime" and len(values) <= 1:
+        if values and values[0] > MAX_REALTIME_MINUTES:
+            raise bad
         return Pace("realtime", per_move=(values[0] if values else 5) * MINUTE)
     if kind == "daily" and len(values) <= 2:
         days = values[0] if values else 1
+        if days > MAX_DAILY_DAYS:
+            raise bad
         cap = values[1] if len(values) > 1 else 3 * days
-        if cap < days:
+        if cap < days or cap > MAX_DAILY_DAYS * 3:
             raise bad
         return Pace("daily", increment=days * DAY, cap=cap * DAY)
     raise bad
@@ -120,22 +129,25 @@ class Quiet:
 def check_zone(tz: str) -> str:
     try:
         ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        # OSError: a folder of the zone database ("Europe": IsADirectoryError) or a name too
+        # long for a file name
         raise SessionError("error.bad_timezone", f"unknown time zone {tz!r}", tz=tz) from None
     return tz
 
 
 def reminder_times(start: datetime, end: datetime, quiet: Quiet) -> list[tuple[str, datetime]]:
     """When to ping a player whose turn runs from ``start`` to ``end``: once after half the
-    time, once more near the end. A ping that falls in quiet hours waits for them to end, and
-    is dropped if that is too late; two pings never fall at the same time."""
+    time, once more near the end. A ping that falls in quiet hours waits for them to end, even
+    past the deadline (never dropped: it then tells the player the table is deciding); two
+    pings never fall at the same time."""
     total = end - start
     out: list[tuple[str, datetime]] = []
     for kind, share in (("remind", REMIND_SHARE), ("last_call", LAST_CALL_SHARE)):
         when = start + total * share
         if quiet.is_quiet(when):
             when = quiet.quiet_ends_after(when)
-        if when >= end or (out and when <= out[-1][1]):
+        if out and when <= out[-1][1]:
             continue
         out.append((kind, when))
     return out

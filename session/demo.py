@@ -14,7 +14,7 @@ from pathlib import Path
 import engines
 import render
 from db import Database
-from session import present
+from session import computer, present
 from session.i18n import t
 from session.service import Sessions
 
@@ -54,8 +54,10 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
                                  lang=lang))
             frame += 1
             seat = game.to_act(state)[0]
-            code = game.bot_action(state, seat, rng)
-            outcome = await sessions.act(row.id, row.seats[seat].user_id, code, row.version)
+            code = await computer.move(game_id, state, seat, f"{rng.random()}", "normal")
+            user = row.seats[seat].user_id
+            assert user is not None  # the demo seats stand-in users, not computer seats
+            outcome = await sessions.act(row.id, user, code, row.version)
             row = outcome.session
         state = await sessions.state(row)
         (out / f"board_{frame:03d}.png").write_bytes(

@@ -101,7 +101,7 @@ _BRANCH = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
 
 def plural_blocks(template: str) -> list[tuple[int, int, str, dict[str, str]]]:
     """Every ``{name, plural, …}`` block: (start, end, name, {selector: text})."""
-    found = []
+    found: list[tuple[int, int, str, dict[str, str]]] = []
     for head in _PLURAL_HEAD.finditer(template):
         if any(start <= head.start() < end for start, end, _, _ in found):
             continue

@@ -12,12 +12,16 @@ from dataclasses import dataclass
 
 PATTERN = r"sk:(?P<sid>[0-9]+):(?P<rest>.*)"
 _PARSE = re.compile(PATTERN)
+#: ids are SQLite integers; a forged id beyond them is not ours (and would overflow)
+MAX_ID = 2**63 - 1
+#: the ballots a vote button may carry: ``<choice>:<topic>``
+_VOTE = re.compile(r"(skip|computer|wait|yes|no):(end|timeout:[0-9]{1,2})")
 
 
 @dataclass(frozen=True)
 class Parsed:
     session_id: int
-    kind: str  # act | pick | select | hand | lobby | vote | undo
+    kind: str  # act | pick | select | hand | lobby | vote | undo | abandon | rematch
     version: int | None
     payload: str
 
@@ -54,6 +58,15 @@ def undo(session_id: int) -> str:
     return f"sk:{session_id}:u"
 
 
+def abandon(session_id: int, version: int) -> str:
+    """The "Yes, abandon" button: void once anything changed since it was offered."""
+    return f"sk:{session_id}:x:{version}"
+
+
+def rematch(session_id: int) -> str:
+    return f"sk:{session_id}:r"
+
+
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
 
 
@@ -63,16 +76,25 @@ def parse(custom_id: str) -> Parsed | None:
     if not match:
         return None
     sid, rest = int(match["sid"]), match["rest"]
+    if sid > MAX_ID:
+        return None
     if rest == "h":
         return Parsed(sid, "hand", None, "")
     if rest == "u":
         return Parsed(sid, "undo", None, "")
+    if rest == "r":
+        return Parsed(sid, "rematch", None, "")
+    if rest.startswith("x:") and rest[2:].isdigit():
+        return Parsed(sid, "abandon", int(rest[2:]), "")
     if rest.startswith("l:"):
         return Parsed(sid, "lobby", None, rest[2:])
     if rest.startswith("v:"):
+        if not _VOTE.fullmatch(rest[2:]):
+            return None
         return Parsed(sid, "vote", None, rest[2:])  # "<choice>:<topic>"
     version, sep, tail = rest.partition(":")
     kind, sep2, payload = tail.partition(":")
-    if not (sep and sep2 and version.isdigit() and kind in _KINDS):
+    if not (sep and sep2 and version.isascii() and version.isdigit() and kind in _KINDS) \
+            or int(version) > MAX_ID:
         return None
     return Parsed(sid, _KINDS[kind], int(version), payload)

@@ -4,6 +4,9 @@ Codes are space-separated tokens (``place C3 D3``). A step shows the distinct ne
 after a prefix; a step with one choice is taken automatically, and a step with more choices
 than a Discord menu holds is split by the token's first character (``C…`` then ``C3``).
 So ``place C3 D3`` among 60 placements takes three clicks: column, cell, second cell.
+When even that leaves more choices than a menu holds (more than 25 first characters, or a
+group of more than 25), the sorted tokens are split into ranges (``A1~C9``), nested as deep
+as needed: every legal code stays reachable, none is cut.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ class Step:
     choices: tuple[Choice, ...]
 
 
-GROUP = "*"  # marks a first-character group in a prefix: "place C*"
+GROUP = "*"  # marks a group in a prefix: "place C*" (first character), "place A1~C9*" (range)
+RANGE = "~"
+#: tokens per range when a step must be split into ranges (two choices each at most, so a
+#: range never needs more than a menu)
+RANGE_SIZE = MENU_SIZE // 2
 
 
 def _parse(prefix: str) -> tuple[list[str], str | None]:
@@ -37,6 +44,21 @@ def _parse(prefix: str) -> tuple[list[str], str | None]:
     if tokens and tokens[-1].endswith(GROUP):
         return tokens[:-1], tokens[-1][:-1]
     return tokens, None
+
+
+def _in_group(token: str, group: str) -> bool:
+    low, sep, high = group.partition(RANGE)
+    if sep:
+        return low <= token <= high
+    return token.startswith(group)
+
+
+def _ranges(join: str, tokens: list[str]) -> tuple[Choice, ...]:
+    """Split sorted tokens into at most a menu of ranges, each small enough or split again."""
+    size = max(RANGE_SIZE, -(-len(tokens) // MENU_SIZE))
+    chunks = [tokens[i:i + size] for i in range(0, len(tokens), size)]
+    return tuple(Choice(f"{join}{chunk[0]}{RANGE}{chunk[-1]}{GROUP}", f"{chunk[0]}…{chunk[-1]}",
+                        False) for chunk in chunks)
 
 
 def step(codes: list[str], prefix: str = "") -> Step:
@@ -50,17 +72,19 @@ def step(codes: list[str], prefix: str = "") -> Step:
             if tokens[:depth] != done or len(tokens) <= depth:
                 continue
             token = tokens[depth]
-            if group is not None and not token.startswith(group):
+            if group is not None and not _in_group(token, group):
                 continue
             flags = following.setdefault(token, [False, False])
             flags[0 if len(tokens) == depth + 1 else 1] = True
         base = " ".join(done)
         join = (base + " ") if base else ""
-        if group is None and len(following) > MENU_SIZE:
+        count = sum(ends + continues for ends, continues in following.values())
+        if count > MENU_SIZE:
             heads = sorted({token[0] for token in following})
-            if len(heads) > 1:
+            if group is None and 1 < len(heads) <= MENU_SIZE:
                 return Step(prefix, tuple(
                     Choice(f"{join}{h}{GROUP}", f"{h}…", False) for h in heads))
+            return Step(prefix, _ranges(join, sorted(following)))
         if len(following) == 1:
             ((token, (ends, continues)),) = following.items()
             if not continues:

@@ -110,7 +110,7 @@ def preview_module(game_id: str) -> Any | None:
 
 def previewed(game_id: str, code: str) -> bool:
     module = preview_module(game_id)
-    return module is not None and code.split()[:1] and code.split()[0] in module.VERBS
+    return module is not None and bool(code.split()) and code.split()[0] in module.VERBS
 
 
 def picker_rows(
@@ -122,7 +122,7 @@ def picker_rows(
     if not choices:
         return []
     if len(choices) <= MAX_BUTTONS:
-        buttons = [
+        buttons: list[ButtonSpec | SelectSpec] = [
             ButtonSpec(
                 ids.act(row.id, row.version, c.value)
                 if c.complete and not previewed(row.game_id, c.value)
@@ -145,6 +145,7 @@ async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, cod
                           lang: str) -> MessageSpec:
     """What a move would do, as an image and words, with Confirm and Back buttons."""
     module = preview_module(row.game_id)
+    assert module is not None, f"{row.game_id} previews no move"
     result = module.preview(state, seat, code)
     back = ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.back"))
     if not result["legal"]:
@@ -281,10 +282,12 @@ async def turn_message(
         lines.append(t(lang, "ui.to_move", players=who))
         lines.append(scores_line(row, totals, lang))
         lines.append(clock_line(row, now or datetime.now(UTC), lang))
+        if row.version == 0:  # the first board says in one line how to make a move
+            lines.append(t(lang, "ui.first_move_hint"))
         rows = turn_rows(row, state, to_act, lang)
     else:
         lines.extend(final_lines(row, lang))
-        rows = []
+        rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
     return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows,
                        description=board_description(row, state, notices, lang))
 
@@ -321,7 +324,14 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
     result = row.result
-    lines = [t(lang, "ui.final_results" if row.status == "finished" else "ui.abandoned_results")]
+    if row.status == "abandoned":  # no places: an abandoned game names no winner
+        lines = [t(lang, "ui.abandoned_results")]
+        lines += [t(lang, "ui.abandoned_score", player=seat.name, total=result["totals"][seat.seat])
+                  for seat in row.seats]
+        if result.get("forfeit") is not None:
+            lines.append(t(lang, "ui.forfeit", player=row.seats[result["forfeit"]].name))
+        return lines
+    lines = [t(lang, "ui.final_results")]
     for place, group in enumerate(result["ranking"], start=1):
         for seat in group:
             lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
@@ -370,13 +380,26 @@ def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
     return lines
 
 
+def pace_description(pace_json: str, lang: str) -> str:
+    """'5 min per move', '1 d per move, banked up to 3 d', or no clock."""
+    pace = Pace.from_json(pace_json)
+    if pace.kind == "realtime":
+        return t(lang, "ui.pace_realtime", minutes=f"{pace.per_move / 60:g}")
+    if pace.kind == "daily":
+        return t(lang, "ui.pace_daily", days=f"{pace.increment / 86400:g}",
+                 cap=f"{pace.cap / 86400:g}")
+    return t(lang, "ui.pace_none")
+
+
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
+    """Game, variants (by their names), seats and pace, with Join/Start/Leave."""
     lines = notices_text(row, notices, lang)
     variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
                          for v in row.options.get("variants", [])) or "-"
     lines.append(t(lang, "ui.lobby", game=t(lang, f"game.{row.game_id}"),
                    seated=", ".join(names(row)), count=len(row.seats), players=row.players,
                    variants=variants))
+    lines.append(t(lang, "ui.lobby_pace", pace=pace_description(row.pace_json, lang)))
     rows: list[list[ButtonSpec | SelectSpec]] = []
     if row.status == "lobby":
         rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
@@ -420,19 +443,24 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
     """What a fired timer shows in the channel: one message per event, never more."""
     row = event.session
     game = t(lang, f"game.{row.game_id}")
-    if event.kind in ("remind", "last_call"):
-        seats = event.params.get("seats") or [(event.seat, event.params.get("left", 0))]
+    if event.kind in ("remind", "last_call", "ping"):
+        seats = event.params.get("seats") or [(event.seat, event.params.get("left"))]
         players = ", ".join(mention(row, seat) for seat, _ in seats)
-        left = min(left for _, left in seats)
+        lefts = [left for _, left in seats if left is not None]
+        if event.kind == "ping" or not lefts:  # a held-back turn ping; untimed reminders
+            key = "ui.turn_ping" if event.kind == "ping" else "ui.remind_untimed"
+            return MessageSpec(t(lang, key, player=players, game=game, link=link(row)))
         return MessageSpec(t(lang, f"ui.{event.kind}", player=players, game=game,
-                             left=left_text(left), link=link(row)))
-    if event.kind == "timeout":
+                             left=left_text(min(lefts)), link=link(row)))
+    if event.kind in ("timeout", "absent"):
         topic = f"timeout:{event.seat}"
-        buttons = [ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
+        buttons: list[ButtonSpec | SelectSpec] = [
+            ButtonSpec(ids.vote(row.id, topic, choice), t(lang, f"vote.{choice}"),
                               "danger" if choice == "computer" else "secondary")
                    for choice in ("skip", "computer", "wait")]
-        return MessageSpec(t(lang, "ui.timeout", player=row.seats[event.seat].name, game=game),
-                           rows=[buttons])
+        key = "ui.timeout" if event.kind == "timeout" else "ui.absent"
+        return MessageSpec(t(lang, key, player=row.seats[event.seat].name, game=game,
+                             mention=mention(row, event.seat)), rows=[buttons])
     if event.kind == "idle_warn":
         return MessageSpec(t(lang, "ui.idle_warn", game=game, id=row.id,
                              days=event.params.get("days", 30)))
@@ -440,6 +468,25 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
         return MessageSpec("\n".join([t(lang, "ui.archived", game=game, id=row.id),
                                       *final_lines(row, lang)]))
     return None
+
+
+def abandon_question(row: SessionRow, lang: str, *, forfeit: bool) -> MessageSpec:
+    """Are you sure? (a running game the asker plays in counts as their loss)."""
+    key = "ui.abandon_ask_loss" if forfeit else "ui.abandon_ask"
+    return MessageSpec(t(lang, key, game=t(lang, f"game.{row.game_id}"), id=row.id), rows=[[
+        ButtonSpec(ids.abandon(row.id, row.version), t(lang, "ui.abandon_yes"), "danger")]])
+
+
+async def howto_message(game_id: str, lang: str) -> MessageSpec:
+    """How to play one game here (buttons first, typed codes second) with an example board:
+    the spectator view of a fresh two-seat (or smallest) game."""
+    game = engines.get(game_id)
+    players = max(game.meta.min_players, 2)
+    view = game.view(game.setup(players, {"variants": []}, 1), None)
+    seats = [t(lang, "ui.computer_name", n=n + 1) for n in range(players)]
+    image = await off_loop(render.board_png, game_id, view, names=seats, lang=lang)
+    return MessageSpec(_clip([t(lang, f"howto.{game_id}"), t(lang, "ui.howto_example")]), image,
+                       filename="example.png")
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:

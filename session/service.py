@@ -14,7 +14,6 @@ import importlib
 import json
 import logging
 import os
-import random
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,7 +25,8 @@ from typing import Any, ParamSpec, TypeVar
 import engines
 from db.database import Database, StaleVersion, StoreBusy, StoreError
 from db.store import ChannelBusy, SessionRow, Statement, Store
-from engines.base import BadOptions, Game, State
+from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
+from session import computer, nudges
 from session.clocks import (
     Pace,
     Quiet,
@@ -108,6 +108,13 @@ def parse_variants(text: str | None) -> list[str]:
     return names
 
 
+def check_code(code: str) -> None:
+    """Refuse, before any engine parses it, text that cannot be an action code: codes are
+    short printable ASCII (``engines.base``); "²" passes ``str.isdigit`` but not ``int``."""
+    if not code or len(code) > MAX_ACTION_CODE or not (code.isascii() and code.isprintable()):
+        raise SessionError("error.bad_action", f"not an action code: {code[:80]!r}", action=code)
+
+
 def playable() -> list[str]:
     """Games this checkout can host: an engine and a board renderer are both installed."""
     return [g for g in engines.available() if _has_renderer(g)]
@@ -128,6 +135,11 @@ def default_players(game: Game, variants: list[str]) -> int:
         if variant.name in variants and variant.players:
             counts &= set(variant.players)
     return max(counts, default=game.meta.max_players)
+
+
+def says_the_move(events: list[dict[str, Any]], seat: int) -> bool:
+    """The engine's public events already tell what the seat did ("Ala picks domino 24")."""
+    return any(e.get("seat") == seat and "private_to" not in e for e in events)
 
 
 def utcnow() -> datetime:
@@ -314,8 +326,13 @@ class Sessions:
                                                         "players": wanted})])
 
     @tells_store_failures
-    async def join(self, channel_id: int, user_id: int | None, name: str) -> Outcome:
-        """Take a seat (``user_id=None`` adds a computer player); a full lobby starts."""
+    async def join(self, channel_id: int, user_id: int | None, name: str,
+                   level: str | None = None) -> Outcome:
+        """Take a seat (``user_id=None`` adds a computer player of ``level``, one of
+        ``engines.base.BOT_LEVELS``, default "normal"); a full lobby starts."""
+        if level is not None and (user_id is not None or level not in BOT_LEVELS):
+            raise SessionError("error.bot_level", f"unknown computer level {level!r}",
+                               level=level, levels=", ".join(BOT_LEVELS))
         row = await self.in_channel(channel_id)
         async with self.locked(row.id):
             row = await self.session(row.id)
@@ -325,7 +342,7 @@ class Sessions:
                 raise SessionError("error.already_joined", "you are already in this game")
             if len(row.seats) >= row.players:
                 raise SessionError("error.lobby_full", "the game is full", players=row.players)
-            await self.store.add_seat(row.id, user_id, name, self.now())
+            await self.store.add_seat(row.id, user_id, name, self.now(), level)
             row = await self.session(row.id)
             notices = [Notice("notice.joined", {"player": name, "count": len(row.seats),
                                                 "players": row.players})]
@@ -401,6 +418,7 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
+        check_code(code)
         async with self.locked(session_id):
             row = await self.session(session_id)
             seat = self.playing_seat(row, user_id)
@@ -441,9 +459,9 @@ class Sessions:
             raise SessionError("error.stale", "this move is no longer available") from None
         if over:
             await self.standings.record(row.id, self.now())
-        if not game.meta.hidden_information:
+        if not game.meta.hidden_information and not says_the_move(events, seat):
             # in games with secrets a move may be one (a hidden pick): only the engine's
-            # public events describe those
+            # public events describe those; a move the engine tells itself is said once
             key, params = game.describe(state, code)
             outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
         outcome.notices.extend(
@@ -485,13 +503,19 @@ class Sessions:
                     (row.id, (now + self.idle_after).isoformat())))
         for seat in row.seats:
             running = seat.running_since is not None
-            if running and seat.seat not in after:
+            if seat.running_since is not None and seat.seat not in after:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
                 # time overrun is forgiven once the turn is over: the next turn starts afresh
                 out += self.stop_clock(row.id, seat.seat, max(0.0, left))
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
                 out += await self.start_clock(row.id, seat, bank or 0.0, now)
+            elif not pace.timed and seat.seat in before and seat.seat not in after:
+                out += nudges.turn_end_statements(row.id, seat.seat)
+            if not seat.is_bot and seat.seat in after and seat.seat not in before:
+                # the turn ping held back by quiet hours; untimed reminders and absence
+                out += await nudges.turn_start_statements(self, row, seat, now,
+                                                          timed=pace.timed)
         return out
 
     @staticmethod
@@ -556,9 +580,9 @@ class Sessions:
                 break
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
-            rng = random.Random(f"{row.seed}/bot/{row.version}")
-            await self.apply_move(outcome, seat, None, game.bot_action(state, seat, rng),
-                                  kind="computer")
+            code = await computer.move(row.game_id, state, seat, f"{row.seed}/bot/{row.version}",
+                                       row.seats[seat].level)
+            await self.apply_move(outcome, seat, None, code, kind="computer")
         return outcome
 
     @tells_store_failures

@@ -9,6 +9,11 @@ import pytest
 
 from tests.pg import PostgresServer
 
+# A computer player that crashes or answers an illegal move fails the test instead of being
+# replaced by a fallback move (session/computer.py). Set before any session module is imported;
+# e2e bot processes inherit it through the environment.
+os.environ["STOLIK_STRICT_BOTS"] = "1"
+
 
 @pytest.fixture(scope="session")
 def postgres_server():

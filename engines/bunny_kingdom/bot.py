@@ -1,8 +1,16 @@
-"""The computer player: greedy where it is cheap, always legal.
+"""The computer player, in two levels; always legal, deterministic for a given ``rng``.
 
-It looks only at what its seat may see (its hand, the board, its own parchments). Each
-decision scores the candidates with a one-pass summary of its fiefs (strength and resources
-per fief), so a whole 4-player game of bots takes a few tens of milliseconds.
+It looks only at what its seat may see (its hand, the board, the buildings waiting face up,
+its own parchments).
+
+``normal`` picks with a *projection* (:class:`Projection`): the carrots its fiefs would give
+at each harvest still to come, with the buildings waiting in front of it placed greedily, plus
+what its parchments are expected to score. A card is worth the rise of that projection; with
+2 players the discarded card is the one worth most to the opponent (who would get the hand).
+Camps go where the projection rises most. Construction, trading posts and copies are greedy on
+a one-pass summary of the fiefs (strength and resources per fief).
+
+``easy`` picks by a rough card value with a lot of noise, half of the time at random.
 """
 
 from __future__ import annotations
@@ -10,16 +18,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from engines.bunny_kingdom.board import fief_index
+from engines.bunny_kingdom.board import fief_index, fiefs
 from engines.bunny_kingdom.data import (
     BASE_RESOURCE,
     BASIC_RESOURCES,
+    CAMPS,
     CELLS,
     CITY_STRENGTH,
+    COPY_SCROLLS,
     FARM_RESOURCE,
     INDEX,
     KINDS,
     NEIGHBOURS,
+    ROUNDS,
     TERRAIN,
     kind_of,
 )
@@ -97,13 +108,16 @@ def card_value(summary: Summary, card: str) -> float:
     return 2.5
 
 
-def choose(game: BunnyKingdom, state: State, seat: int, rng: random.Random) -> str:
+def choose(game: BunnyKingdom, state: State, seat: int, rng: random.Random,
+           level: str = "normal") -> str:
     legal = game.legal_actions(state, seat)
     phase = state["phase"]
     if phase == "explore":
-        return _pick(state, seat, rng)
+        if level == "easy":
+            return rng.choice(legal) if rng.random() < 0.5 else _pick(state, seat, rng, noise=6.0)
+        return _projected_pick(state, seat, rng)
     if phase == "camps":
-        return _camp(state, seat, legal)
+        return _camp(state, seat, legal) if level == "easy" else _projected_camp(state, seat, legal)
     if phase == "build":
         return _build(state, seat, legal)
     if phase == "trade":
@@ -113,10 +127,10 @@ def choose(game: BunnyKingdom, state: State, seat: int, rng: random.Random) -> s
     return rng.choice(legal)
 
 
-def _pick(state: State, seat: int, rng: random.Random) -> str:
+def _pick(state: State, seat: int, rng: random.Random, noise: float = 0.5) -> str:
     summary = Summary(state, seat)
     hand = state["hands"][seat]
-    ranked = sorted(hand, key=lambda c: card_value(summary, c) + rng.random() * 0.5,
+    ranked = sorted(hand, key=lambda c: card_value(summary, c) + rng.random() * noise,
                     reverse=True)
     # 2 players: play the best, discard the second best (it would help the opponent most)
     return f"pick {kind_of(ranked[0]).id} {kind_of(ranked[1]).id}"
@@ -195,4 +209,209 @@ def _copy(state: State, seat: int, legal: list[str]) -> str:
                               for k in own if k and KINDS[k].scoring["type"] != "rank_bonus")
         if points > best_points:
             best, best_points = code, points
+    return best
+
+
+# --- the projection (normal level) ---------------------------------------------------------
+#: what a fief is worth beyond this harvest's carrots, per unit still missing: a resource
+#: waiting for a city, a city waiting for a resource
+POTENTIAL = 0.6
+PROVISIONS = 4.0  # two cards from the deck, played at once
+COPY_CARD = 5.0  # copies a neighbour's parchment: about an average one
+DENY = 0.5  # share of the opponent's gain taken away by discarding a card (2 players)
+
+
+class Projection:
+    """Carrots a seat's board should still give, if the game ended with this board.
+
+    ``value(owner, waiting)`` = harvests left x carrots per harvest (waiting buildings placed
+    greedily on the seat's free territories) + a little for unfinished fiefs.
+    """
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.harvests = ROUNDS - state["round"] + (1 if state["phase"] != "copy" else 0)
+        self.towers = state["towers"]
+        self.building = state["building"]
+        self.waiting = [kind_of(c).id for c in state["waiting"][seat] if c not in CAMPS]
+        self.base = self.value(state["owner"], self.waiting)
+
+    def value(self, owner: list[int] | tuple[int, ...], waiting: list[str]) -> float:
+        seat, building = self.seat, self.building
+        groups = fiefs({"owner": owner, "towers": self.towers}, seat)
+        strength, resources, free = [], [], []
+        where: dict[int, int] = {}
+        for n, group in enumerate(groups):
+            s, res, spots = 0, set(), []
+            for i in group:
+                where[i] = n
+                b = building[i]
+                if BASE_RESOURCE[i]:
+                    res.add(BASE_RESOURCE[i])
+                if b is None:
+                    spots.append(i)
+                elif b in CITY_STRENGTH:
+                    s += CITY_STRENGTH[b]
+                elif b in FARM_RESOURCE:
+                    res.add(FARM_RESOURCE[b])
+                elif b == "trading_post":
+                    res.add("post")  # a free choice each harvest: counted as one more
+            strength.append(s)
+            resources.append(res)
+            free.append(spots)
+        # the waiting buildings, strongest first, each where it adds most
+        for kind_id in sorted(waiting, key=lambda k: -CITY_STRENGTH.get(k, 0)):
+            terrains = KINDS[kind_id].terrains
+            best, best_gain = None, 0.0
+            for n, spots in enumerate(free):
+                spot = next((i for i in spots if not terrains or TERRAIN[i] in terrains), None)
+                if spot is None:
+                    continue
+                s, res = strength[n], resources[n]
+                if kind_id in CITY_STRENGTH:
+                    gain = CITY_STRENGTH[kind_id] * max(len(res), 0.3)
+                elif kind_id in FARM_RESOURCE:
+                    gain = max(s, 0.3) * (FARM_RESOURCE[kind_id] not in res)
+                elif kind_id == "trading_post":
+                    gain = max(s, 0.3) * ("post" not in res)
+                else:  # sky tower: joins this fief to the best other one
+                    gain = max((_join_gain(s, res, strength[m], resources[m])
+                                for m in range(len(free)) if m != n and free[m]), default=0.0)
+                if gain > best_gain:
+                    best, best_gain = (n, spot), gain
+            if best is None:
+                continue
+            n, spot = best
+            free[n] = [i for i in free[n] if i != spot]
+            if kind_id in CITY_STRENGTH:
+                strength[n] += CITY_STRENGTH[kind_id]
+            elif kind_id in FARM_RESOURCE:
+                resources[n].add(FARM_RESOURCE[kind_id])
+            elif kind_id == "trading_post":
+                resources[n].add("post")
+            else:
+                m = max((m for m in range(len(free)) if m != n and free[m]),
+                        key=lambda m: _join_gain(strength[n], resources[n],
+                                                 strength[m], resources[m]))
+                strength[n] += strength[m]
+                resources[n] |= resources[m]
+                strength[m], resources[m], free[m] = 0, set(), []
+        per_harvest = sum(s * len(r) for s, r in zip(strength, resources, strict=True))
+        unfinished = sum(len(r) if not s else (s if not r else 0)
+                         for s, r in zip(strength, resources, strict=True))
+        return self.harvests * per_harvest + POTENTIAL * min(self.harvests, 2) * unfinished
+
+    def territory_gain(self, cell: int) -> float:
+        owner = list(self.state["owner"])
+        owner[cell] = self.seat
+        return self.value(owner, self.waiting) - self.base
+
+    def building_gain(self, kind_id: str) -> float:
+        return self.value(self.state["owner"], [*self.waiting, kind_id]) - self.base
+
+
+def _join_gain(s: int, res: set[str | None], t: int, other: set[str | None]) -> float:
+    return (s + t) * len(res | other) - s * len(res) - t * len(other)
+
+
+def projected_card_value(projection: Projection, card: str, scroll_facts: Any,
+                         own_kinds: list[str | None]) -> float:
+    """What playing ``card`` adds to the seat's projected final score."""
+    kind = kind_of(card)
+    cat = kind.category
+    state = projection.state
+    if cat == "territory":
+        cell = INDEX[kind.coord]
+        near = {j for j in NEIGHBOURS[cell] if state["owner"][j] == projection.seat}
+        # a lone territory is a seed for later cards: a little over its carrots now
+        return projection.territory_gain(cell) + (0.5 if near else 0.8) + (
+            0.4 if BASE_RESOURCE[cell] else 0.0)
+    if cat in ("city", "farm", "trading_post", "sky_tower"):
+        return projection.building_gain(kind.id) + 0.5
+    if cat == "camp":
+        return max(_camp_spots(projection), default=0.0)
+    if cat == "provisions":
+        return PROVISIONS
+    if kind.id in COPY_SCROLLS:
+        return COPY_CARD
+    if scroll_facts is None:
+        return 3.0  # someone else's parchments: we cannot see them
+    if kind.scoring["type"] == "rank_bonus":
+        return 0.3 * kind.scoring["points"]  # the Opportunist: second place, by chance
+    points = score_kind(kind.id, scroll_facts, [*own_kinds, kind.id])[0]
+    if kind.treasure:
+        return float(points)
+    # missions grow with the board: rounds still to play raise what they will count
+    return points * (1 + 0.35 * (ROUNDS - state["round"])) + 1.0
+
+
+def _camp_spots(projection: Projection) -> list[float]:
+    """Projected gain of a camp on each unoccupied territory next to the seat's land."""
+    state, seat = projection.state, projection.seat
+    owner, building = state["owner"], state["building"]
+    spots = {j for i in range(CELLS) if owner[i] == seat for j in NEIGHBOURS[i]
+             if owner[j] < 0 and building[j] is None}
+    return [projection.territory_gain(j) for j in sorted(spots)]
+
+
+def _projected_pick(state: State, seat: int, rng: random.Random) -> str:
+    hand = state["hands"][seat]
+    mine = Projection(state, seat)
+    own = [k for _, k in effective_kinds(state, seat)]
+    f = facts(state, seat)
+    kinds = sorted({kind_of(c).id for c in hand})
+    value = {k: projected_card_value(mine, k, f, own) + rng.random() * 0.01 for k in kinds}
+    if state["players"] == 2:
+        theirs = Projection(state, 1 - seat)
+        threat = {k: projected_card_value(theirs, k, None, []) for k in kinds}
+        options = [(value[x] + DENY * threat[y], x, y) for x in kinds for y in kinds
+                   if x != y or sum(kind_of(c).id == x for c in hand) > 1]
+        _, x, y = max(options)
+        return f"pick {x} {y}"
+    ranked = sorted(kinds, key=lambda k: -value[k])
+    if len(ranked) == 1:
+        return f"pick {ranked[0]} {ranked[0]}"
+    # the two best, checked together among the top four (a territory and a city may combine)
+    top = ranked[:4]
+    best, best_value = (ranked[0], ranked[1]), float("-inf")
+    for i, x in enumerate(top):
+        for y in top[i + 1:]:
+            joint = _joint_gain(mine, x, y)
+            if joint is None:
+                joint = value[x] + value[y]
+            if joint > best_value:
+                best, best_value = (x, y), joint
+    return f"pick {best[0]} {best[1]}"
+
+
+def _joint_gain(projection: Projection, x: str, y: str) -> float | None:
+    """Projected gain of playing territory/building cards ``x`` and ``y`` together, or None
+    when one of them is another kind of card (valued alone)."""
+    owner = list(projection.state["owner"])
+    waiting = list(projection.waiting)
+    for k in (x, y):
+        kind = KINDS[k]
+        if kind.category == "territory":
+            owner[INDEX[kind.coord]] = projection.seat
+        elif kind.category in ("city", "farm", "trading_post", "sky_tower"):
+            waiting.append(k)
+        else:
+            return None
+    return projection.value(owner, waiting) - projection.base + 1.0
+
+
+def _projected_camp(state: State, seat: int, legal: list[str]) -> str:
+    """Place the camp where the projection rises most; keep it when nothing gains yet."""
+    projection = Projection(state, seat)
+    best, best_value = "keep", 0.0 if state["round"] < ROUNDS else -1.0
+    for code in legal:
+        if code == "keep":
+            continue
+        cell = INDEX[code.split()[2]]
+        near = any(state["owner"][j] == seat for j in NEIGHBOURS[cell])
+        gain = projection.territory_gain(cell) + (0.5 if near else 0.0) + (
+            0.3 if BASE_RESOURCE[cell] else 0.0)
+        if gain > best_value:
+            best, best_value = code, gain
     return best

@@ -277,6 +277,11 @@ class BunnyKingdom(Game):
         }
         if seat is not None:
             pick = state["picks"][seat]
+            hand = state["hands"][seat]
+            # 2 players: the reserve card is drawn onto the end of the hand before each pick
+            # (rules.draw_from_reserve), so until the seat picks it is the last card
+            from_reserve = kind_of(hand[-1]).id if (
+                n == 2 and state["phase"] == "explore" and pick is None and hand) else None
             view["private"] = {
                 "seat": seat,
                 "hand": [kind_of(c).id for c in state["hands"][seat]],
@@ -285,6 +290,7 @@ class BunnyKingdom(Game):
                 "hidden_discards": [kind_of(c).id for c in state["hidden"][seat]],
                 "waiting": sorted(kind_of(c).id for c in state["waiting"][seat]),
                 "legal": self.legal_actions(state, seat),
+                "from_reserve": from_reserve,
             }
         return view
 
@@ -341,8 +347,8 @@ class BunnyKingdom(Game):
         return "action.generic", {"code": action}
 
     # --- computer player -----------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
         from engines.bunny_kingdom.bot import choose
 
-        return choose(self, state, seat, rng)
+        return choose(self, state, seat, rng, level)
 

@@ -84,13 +84,13 @@ def perform(state: State, seat: int, verb: str, args: list[str]) -> list[dict[st
             rule = "no_siege"
         raise IllegalAction(f"dwoch_nastepcow.rule.{rule}",
                             f"{verb} is not possible now (phase {phase})", verb=verb)
-    handler: Callable[..., list[dict[str, Any]]] = {
+    handlers: dict[str, Callable[..., list[dict[str, Any]]]] = {
         "take": rules.take, "build": rules.build, "terrain": rules.open_terrain,
         "move": rules.move_troop, "deploy": rules.deploy_troop,
         "withdraw": rules.withdraw_troop, "camp": rules.use_camp, "destroy": rules.destroy,
         "spare": rules.spare, "discard": rules.discard, "end": rules.end_turn,
-    }[verb]
-    return handler(state, seat, *args)
+    }
+    return handlers[verb](state, seat, *args)
 
 
 def legal(state: State, seat: int) -> list[str]:

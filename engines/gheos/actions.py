@@ -97,7 +97,7 @@ def tile_actions(state: dict[str, Any], seat: int, first_only: bool = False) -> 
             rots = distinct_rotations(tile(state, tid))
             for cell in where:
                 for r in rots:
-                    if careful and conflict(state, land, verb, cell, tid, r):
+                    if land is not None and conflict(state, land, verb, cell, tid, r):
                         continue
                     out.append(f"{verb} {tid} {cell} r{r}")
                     if first_only:

@@ -40,7 +40,7 @@ def build_view(game, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                       "tile": tid, "rotation": rot, "start": t.start,
                       "pyramid": t.has_pyramid, "parts": parts})
     civ_at = {}
-    civs = []
+    civs: list[dict[str, Any]] = []
     for c in R.CIVILIZATIONS:
         if c not in state["civs"]:
             continue

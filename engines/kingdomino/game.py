@@ -95,6 +95,13 @@ def kingdom_tally(state: State, seat: int) -> scoring.Tally:
     )
 
 
+def _bonus_points(state: State, terrain: str, discarded: int) -> int:
+    """Points of the variant bonuses (Middle Kingdom, Harmony) in a kingdom's score."""
+    lines = scoring.kingdom_lines(terrain, "", size_of(state), discarded=discarded,
+                                  variants=state["variants"], props=())
+    return sum(points for key, points, _ in lines if key != "kingdomino.score.property")
+
+
 # --- setup and the course of a game ------------------------------------------------------
 def start_game(state: State) -> list[Event]:
     """Shuffle the stack, remove the unused dominoes, draw the kings, lay out the first line."""
@@ -186,7 +193,7 @@ def end_game(state: State, events: list[Event]) -> None:
 
 # --- parsing action codes ------------------------------------------------------------------
 def parse_pick(tokens: list[str]) -> int:
-    if len(tokens) != 2 or not tokens[1].isdigit():
+    if len(tokens) != 2 or not (tokens[1].isascii() and tokens[1].isdigit()):
         raise MalformedAction(
             "kingdomino.malformed.pick", "write pick and a domino number, e.g. 'pick 12'")
     return int(tokens[1])
@@ -196,7 +203,7 @@ def parse_cell_token(token: str, size: int) -> int:
     cell = parse_cell(token, size)
     if cell is not None:
         return cell
-    if len(token) in (2, 3) and token[0].isalpha() and token[1:].isdigit():
+    if len(token) in (2, 3) and token.isascii() and token[0].isalpha() and token[1:].isdigit():
         raise IllegalAction(
             "kingdomino.rule.off_grid", f"cell {token} is outside the kingdom's grid",
             cell=token.upper(), last=cell_name(size * size - 1, size),
@@ -378,6 +385,9 @@ class Kingdomino(Game):
                 "window": [cell_name(r0 * size + c0, size), cell_name(r1 * size + c1, size)],
                 "discarded": list(kingdom["discarded"]),
                 "score": game_points[s],
+                # the part of "score" from Middle Kingdom / Harmony: it can still be lost
+                # until the game ends, so the board calls it provisional
+                "bonus": _bonus_points(state, terrain, len(kingdom["discarded"])),
             })
         acting_info = None
         if acting is not None:
@@ -483,8 +493,8 @@ class Kingdomino(Game):
         return notation.load(text)
 
     # --- computer player -------------------------------------------------------------------
-    def bot_action(self, state: State, seat: int, rng: random.Random) -> str:
-        return bot.choose(self, state, seat, rng)
+    def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
+        return bot.choose(self, state, seat, rng, level)
 
 
 GAME = Kingdomino()

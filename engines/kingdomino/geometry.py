@@ -70,7 +70,10 @@ def bounding_box(terrain: str, size: int) -> Box:
     """
     min_r = min_c = size
     max_r = max_c = -1
-    for r in range(size):
+    # only the rows between the first and the last occupied cell (a view asks this per kingdom)
+    first = len(terrain) - len(terrain.lstrip("."))
+    last = len(terrain.rstrip(".")) - 1
+    for r in range(first // size, last // size + 1) if last >= 0 else ():
         row = terrain[r * size:(r + 1) * size]
         right = len(row.rstrip("."))
         if not right:

@@ -21,6 +21,7 @@ G grassland, S swamp, M mine) and crowns (``W1``), ``CC`` for the castle, ``..``
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from engines.base import State
@@ -175,18 +176,18 @@ def position(
     *,
     kingdoms: list[str] | None = None,
     variants: list[str] | tuple[str, ...] = (),
-    current: list[tuple] = (),
-    next_line: list[tuple] = (),
+    current: Sequence[tuple] = (),
+    next_line: Sequence[tuple] = (),
     phase: str = "place",
     turn: int = 0,
     round: int = 1,  # noqa: A002 - the rulebook's word
-    deck: list[int] = (),
-    removed: list[int] = (),
+    deck: Sequence[int] = (),
+    removed: Sequence[int] = (),
     discarded: list[list[int]] | None = None,
     king_order: list[int] | None = None,
     seed: int = 0,
     game_no: int = 1,
-    history: list[dict] = (),
+    history: Sequence[dict] = (),
 ) -> State:
     """A state built from kingdom pictures and lines, for tests.
 

@@ -108,10 +108,11 @@ def parchments(state: dict[str, Any]) -> list[int]:
         treasures = [c for c in cards if c in TREASURE]
 
         def value(t: str, treasures: list[str] = treasures) -> int:
-            if TREASURE[t] is None:
+            points = TREASURE[t]
+            if points is None:
                 partner = "right_glove" if t == "left_glove" else "left_glove"
                 return 4 if partner in treasures else 1
-            return TREASURE[t]
+            return points
 
         edge = [c for c in mine(state, seat) if c[0] in "AJ" or c[1:] in ("1", "10")]
         corner = [c for c in mine(state, seat) if c in ("A1", "A10", "J1", "J10")]

@@ -131,9 +131,9 @@ def totals(state: dict[str, Any]) -> list[int]:
         for r in roads:
             if len(r) < 2:
                 continue
-            n = [sum(1 for p in r if grid[p]["owner"] == s) for s in (0, 1)]
-            if n[0] > n[1]:
-                points[0] += n[0] - n[1]
-            elif n[1] > n[0]:
-                points[1] += n[1] - n[0]
+            held = [sum(1 for p in r if grid[p]["owner"] == s) for s in (0, 1)]
+            if held[0] > held[1]:
+                points[0] += held[0] - held[1]
+            elif held[1] > held[0]:
+                points[1] += held[1] - held[0]
     return points

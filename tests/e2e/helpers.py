@@ -46,7 +46,11 @@ async def open_game(table: Table, game_id: str, *, variants: str | None = None,
             join = next(c for c in lobby.custom_ids() if c.endswith(":l:join"))
             joined = await player.click(lobby, join)
         await answer(discord, joined, timeout)
-        await discord.wait_for(lambda c=count: len(table.public()) > c, timeout, "the join")
+
+        def shown(before: int = count) -> bool:
+            return len(table.public()) > before
+
+        await discord.wait_for(shown, timeout, "the join")
     await discord.wait_for(lambda: table.turn_message(), timeout, "the first board")
 
 
@@ -58,7 +62,7 @@ async def play_to_end(table: Table, game_id: str, *, max_moves: int = 3000,
     moves = 0
     while not table.finished():
         movers = table.movers()
-        assert movers, f"nobody to move: {table.turn_message().content!r}"
+        assert movers, f"nobody to move: {getattr(table.turn_message(), 'content', None)!r}"
         await table.make_move(table.rng.choice(movers), hidden)
         moves += 1
         assert moves < max_moves, "the game does not end"

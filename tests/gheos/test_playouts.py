@@ -41,7 +41,7 @@ def check_finished(state: dict, log: list, events: list, players: int, seed: int
     else:
         assert sum(state["tokens"]) == 0
     assert [p["final"] for p in state["points"]] == final_scoring_from_scratch(state)
-    from_events = [Counter() for _ in range(players)]
+    from_events: list[Counter[str]] = [Counter() for _ in range(players)]
     for e in events:
         if e["key"] in REASONS:
             from_events[e["seat"]][REASONS[e["key"]]] += e["points"]

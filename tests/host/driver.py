@@ -27,7 +27,7 @@ async def click(client: FakeClient, user_id: int, channel_id: int, sent: Sent, c
 def choices(sent: Sent) -> list[tuple[str, str | None]]:
     """(custom_id, value) for every move-making choice on a message (tools left out)."""
     out: list[tuple[str, str | None]] = []
-    for item in sent.view.children if sent.view else []:
+    for item in sent.items():
         parsed = ids.parse(item.custom_id)
         if parsed is None or parsed.kind in ("hand", "lobby", "undo", "vote"):
             continue

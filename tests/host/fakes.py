@@ -26,6 +26,7 @@ class Sent:
     file: discord.File | None = None
     where: str = ""
     pings: discord.AllowedMentions | None = None
+    files: list[discord.File] = field(default_factory=list)
 
     def pinged(self) -> list[int]:
         """Users this message notifies (none unless allowed explicitly, as in the bot)."""
@@ -34,10 +35,14 @@ class Sent:
 
     @property
     def custom_ids(self) -> list[str]:
-        return [item.custom_id for item in self.view.children] if self.view else []
+        return [item.custom_id for item in self.items()]
+
+    def items(self) -> list[Any]:
+        """The components (buttons and menus, which all have a custom id here)."""
+        return list(self.view.children) if self.view else []
 
     def item(self, custom_id: str) -> Any:
-        return next(i for i in self.view.children if i.custom_id == custom_id)
+        return next(i for i in self.items() if i.custom_id == custom_id)
 
     def image(self) -> bytes | None:
         if self.file is None:
@@ -58,6 +63,11 @@ class FakeMessage:
     def content(self) -> str | None:
         return self.sent.content
 
+    @property
+    def components(self) -> list[Any]:
+        view = self.sent.view
+        return [types.SimpleNamespace(children=list(view.children))] if view else []
+
     async def edit(self, **kwargs: Any) -> None:
         self.edits += 1
         if "view" in kwargs:
@@ -73,10 +83,14 @@ class FakeChannel:
         self.id = channel_id
         self.messages: list[FakeMessage] = []
         self.threads: list[FakeThread] = []
+        #: HTTP statuses the next sends fail with (after discord.py's own retries), in order
+        self.failures: list[int] = []
 
     async def send(self, content: str | None = None, *, view=None, file=None,
                    allowed_mentions: discord.AllowedMentions | None = None,
                    **_: Any) -> FakeMessage:
+        if self.failures:
+            raise http_error(self.failures.pop(0))
         sent = Sent(content, False, view, file, where=f"channel {self.id}")
         sent.pings = allowed_mentions
         message = FakeMessage(self, sent)
@@ -88,8 +102,19 @@ class FakeChannel:
         self.threads.append(thread)
         return thread
 
+    async def history(self, *, limit: int = 100, after: Any = None):
+        """Newest first, as Discord lists them (discord.py turns them oldest first for
+        ``after``, which no caller relies on)."""
+        newer = [m for m in self.messages if after is None or m.id > after.id]
+        for message in list(reversed(newer))[:limit]:
+            yield message
+
     def get_partial_message(self, message_id: int) -> FakeMessage:
-        return next(m for m in self.messages if m.id == message_id)
+        found = next((m for m in self.messages if m.id == message_id), None)
+        if found is None:  # as Discord answers an edit of a message that is not there
+            raise discord.NotFound(types.SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
+        return found
 
     @property
     def last(self) -> FakeMessage:
@@ -105,8 +130,17 @@ class FakeThread(discord.Thread):
         self.parent_channel = parent
         self.deleted = False
 
-    async def delete(self) -> None:
+    async def delete(self, *, reason: str | None = None) -> None:
         self.deleted = True
+
+
+def http_error(status: int) -> discord.HTTPException:
+    """What discord.py raises when Discord answers ``status``."""
+    response = types.SimpleNamespace(status=status, reason="fault")
+    body = {"code": 0, "message": f"{status}: fault"}
+    if status >= 500:
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)
 
 
 class FakeUser:
@@ -119,13 +153,18 @@ class FakeUser:
 
     async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
         self.dm_attempts += 1
+        if self.id in self.client.failing_dms:
+            raise http_error(503)
         if self.id in self.client.closed_dms:
             response = types.SimpleNamespace(status=403, reason="Forbidden")
             raise discord.Forbidden(response, {"code": 50007,
                                                "message": "Cannot send messages to this user"})
         sent = Sent(content, False, view, file, where=f"dm {self.id}")
         self.dms.append(sent)
-        return FakeMessage(FakeChannel(-self.id), sent)
+        channel = self.client.channel(-self.id)  # the DM channel: its messages can be edited
+        message = FakeMessage(channel, sent)
+        channel.messages.append(message)
+        return message
 
 
 class FakeClient:
@@ -133,6 +172,7 @@ class FakeClient:
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
+        self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
         self.host = Host(self, sessions)  # type: ignore[arg-type]
 
     def channel(self, channel_id: int) -> FakeChannel:
@@ -140,6 +180,9 @@ class FakeClient:
             # a thread the bot opened is a channel of its own to post in
             self.channels[channel_id] = FakeChannel(channel_id)
         return self.channels[channel_id]
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
 
     def get_channel(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
@@ -190,9 +233,11 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, view=None,
-                   file=None, **_: Any) -> None:
+                   file=None, files=None, **_: Any) -> None:
         assert self.interaction.response.is_done(), "follow-ups need an answered interaction"
-        self.interaction.replies.append(Sent(content, ephemeral, view, file, where="followup"))
+        assert not (file and files), "discord.py takes file or files, not both"
+        self.interaction.replies.append(Sent(content, ephemeral, view, file or (files or [None])[0],
+                                             where="followup", files=list(files or [])))
 
 
 @dataclass
@@ -210,6 +255,7 @@ class FakeInteraction:
     channel: Any = None
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
+    id: int = field(default_factory=lambda: next(_ids))
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)

@@ -123,11 +123,11 @@ async def test_undo_button_and_command(client):
 async def test_settings_mine_stats_leaderboard_and_log(client):
     cog, row = await start(client, players=2, pace=None)
     me = inter(client, 1)
-    await GameCog.settings.callback(cog, me, "Europe/Warsaw", "22-7", False)
+    await GameCog.settings_me.callback(cog, me, "Europe/Warsaw", "22-7", False)
     assert me.replies[-1].content == t("en", "ui.settings", tz="Europe/Warsaw", quiet="22-7",
                                        pings=t("en", "ui.off"))
     bad = inter(client, 1)
-    await GameCog.settings.callback(cog, bad, "Nowhere/Atlantis", None, None)
+    await GameCog.settings_me.callback(cog, bad, "Nowhere/Atlantis", None, None)
     assert bad.ephemeral_texts() == [t("en", "error.bad_timezone", tz="Nowhere/Atlantis")]
     mine = inter(client, 1)
     await GameCog.mine.callback(cog, mine)
@@ -145,7 +145,9 @@ async def test_settings_mine_stats_leaderboard_and_log(client):
     await client.host.sessions.act(row.id, row.seats[seat].user_id, game.legal_actions(state, seat)[0])
     log = inter(client, 2)
     await GameCog.log.callback(cog, log)
-    assert "▶" in log.replies[-1].content and log.replies[-1].ephemeral
+    # every move is said once: the engine's "P1 picks domino 12", no second "▶ P1: …" line
+    said = log.replies[-1].content
+    assert log.replies[-1].ephemeral and "▶" not in said and said.count("picks domino") == 1
 
 
 async def test_end_vote_needs_everyone(client):
@@ -181,13 +183,13 @@ async def test_a_new_board_pings_only_the_player_to_move_and_only_if_they_want(c
             break
 
 
-async def test_timed_games_ping_through_reminders_only(client, clock):
+async def test_timed_games_ping_on_the_new_board_and_by_reminder(client, clock):
     _, row = await start(client, players=2, pace="daily:1")
-    assert client.channel(CH).last.sent.pinged() == []
+    late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
+    assert client.channel(CH).last.sent.pinged() == [late.user_id]
     clock.advance(hours=13)
     for event in await client.host.play.fire_due():
         await client.host.publish_timer(event)
-    late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
     assert client.channel(CH).last.sent.pinged() == [late.user_id]
 
 

@@ -66,10 +66,12 @@ def test_reminders_wait_for_quiet_hours_to_end_in_the_players_zone():
     # half time is 00:00 UTC = 01:00 in Warsaw, quiet: the ping waits until 07:00 Warsaw
     assert first == "remind" and when == datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
     assert second == "last_call"
-    # a ping pushed past the deadline is dropped, never sent after the time ran out
-    short_end = start + timedelta(hours=14)  # ends 02:00 Warsaw... 03:00
+    # a ping pushed past the deadline is still sent when the quiet hours end, never dropped
+    # (both fall in the same night: one ping, at 08:00 Warsaw)
+    short_end = start + timedelta(hours=14)  # ends 03:00 Warsaw
     night = Quiet("Europe/Warsaw", 20, 8)
-    assert reminder_times(start + timedelta(hours=7), short_end, night) == []
+    assert reminder_times(start + timedelta(hours=7), short_end, night) == [
+        ("remind", datetime(2026, 11, 23, 7, 0, tzinfo=UTC))]
 
 
 def test_quiet_hours_parse():
@@ -231,7 +233,11 @@ async def test_a_silent_game_is_warned_then_archived_unless_someone_moves(sessio
     await kingdomino(sessions, pace=None)
     clock.advance(days=31)
     warned = await play.fire_due()
-    assert [(e.kind, e.params) for e in warned] == [("idle_warn", {"days": 30})]
+    # the player to move was reminded and declared absent meanwhile (issue 12), once each
+    assert [(e.kind, e.params) for e in warned if e.kind == "idle_warn"] == [
+        ("idle_warn", {"days": 30})]
+    assert sorted(e.kind for e in warned) == ["absent", "idle_warn", "remind"]
+    assert [s for s, _ in next(e for e in warned if e.kind == "remind").params["seats"]] == [0]
     clock.advance(days=8)
     events = await play.fire_due()
     assert [e.kind for e in events] == ["archived"]
@@ -247,7 +253,7 @@ async def test_a_move_after_the_warning_keeps_the_game(sessions, clock):
     await sessions.act(row.id, user, engines.get("kingdomino").legal_actions(
         await sessions.state(row), seat)[0])
     clock.advance(days=8)
-    assert await play.fire_due() == []
+    assert [e.kind for e in await play.fire_due()] == ["remind", "absent"]  # the next player's
     assert (await sessions.session(row.id)).status == "active"
 
 
@@ -311,7 +317,8 @@ async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monk
         sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3))
         await kingdomino(sessions, pace=None)
         clock.advance(days=4)
-        assert [e.params for e in await AsyncPlay(sessions).fire_due()] == [{"days": 3}]
+        assert [e.params for e in await AsyncPlay(sessions).fire_due()
+                if e.kind == "idle_warn"] == [{"days": 3}]
 
 
 async def test_computer_seats_move_again_after_a_restart(sessions, db_path, clock, monkeypatch):

@@ -58,11 +58,32 @@ async def test_setup_hook_loads_cogs_and_persistent_components(tmp_path, monkeyp
 
 
 def _all_commands(client) -> list:
+    """Every command and group, at every depth (/game settings me is three deep)."""
     out = []
-    for command in client.tree.get_commands():
+    todo = list(client.tree.get_commands())
+    while todo:
+        command = todo.pop(0)
         out.append(command)
-        out.extend(getattr(command, "commands", []))
+        todo.extend(getattr(command, "commands", []))
     return out
+
+
+async def test_game_keeps_room_under_discords_25_subcommands(tmp_path, monkeypatch):
+    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    monkeypatch.setattr(client.tree, "sync", no_sync)
+    await client.setup_hook()
+    try:
+        game = client.tree.get_command("game")
+        assert len(game.commands) <= 22  # room for three more
+        groups = {c.name: [s.name for s in c.commands] for c in game.commands
+                  if isinstance(c, app_commands.Group)}
+        assert "me" in groups["settings"] and "end" in groups["admin"]
+    finally:
+        await client.db.close()
 
 
 @pytest.mark.parametrize("locale", [discord.Locale.polish, discord.Locale.ukrainian])

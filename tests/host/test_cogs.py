@@ -7,13 +7,14 @@ import random
 import discord
 import pytest
 
+from cogs.components import route
 from cogs.game import GameCog
 from db import Database
 from session import ids
 from session.i18n import t
 from session.service import Sessions
 from tests.host.driver import click, make_move
-from tests.host.fakes import FakeClient, FakeInteraction
+from tests.host.fakes import FakeClient, FakeInteraction, FakeMessage
 
 CH = 500
 
@@ -134,12 +135,24 @@ async def test_whole_game_through_the_cogs_and_the_commands_around_it(client):
             break
     final = client.channel(CH).last.sent
     assert t("en", "ui.final_results") in final.content
-    assert final.view is None
+    # the final results carry one button: Rematch
+    assert [ids.parse(c).kind for c in final.custom_ids] == ["rematch"]
     # earlier turn messages lost their buttons: only the newest is live
-    assert all(m.sent.view is None for m in client.channel(CH).messages[1:])
+    assert all(m.sent.view is None for m in client.channel(CH).messages[1:-1])
     inter = interaction(client, 1)
     await GameCog.history.callback(cog, inter)
     assert "Toy" in inter.replies[-1].content or "toy" in inter.replies[-1].content
+    outsider = await click(client, 9, CH, final, final.custom_ids[0])
+    assert outsider.ephemeral_texts() == [t("en", "error.not_a_player")]
+    rematch = await click(client, 2, CH, final, final.custom_ids[0])
+    assert rematch.ephemeral_texts() == [t("en", "ui.created")]
+    lobby = await client.host.sessions.in_channel(CH)
+    assert lobby.status == "lobby" and [s.user_id for s in lobby.seats] == [2]
+    assert lobby.players == row.players and lobby.options == row.options
+    assert t("en", "notice.rematch", players="Player1") in client.channel(CH).last.sent.content
+    again = await click(client, 1, CH, final, final.custom_ids[0])  # the channel is busy now
+    assert again.ephemeral_texts()[0].startswith(t("en", "error.channel_busy", game="toy",
+                                                   id=lobby.id)[:20])
 
 
 async def test_status_board_rules_and_abandon(client):
@@ -157,9 +170,21 @@ async def test_status_board_rules_and_abandon(client):
     assert inter.ephemeral_texts() == [t("en", "error.abandon_rights")]
     manager = interaction(client, 3, permissions=discord.Permissions(manage_channels=True))
     await GameCog.abandon.callback(cog, manager)
-    assert t("en", "ui.abandoned_results") in client.channel(CH).last.sent.content
+    question = manager.replies[-1]
+    assert question.ephemeral and question.content == t("en", "ui.abandon_ask", game="game.toy", id=1)
+    assert (await client.host.sessions.in_channel(CH)).status == "active"  # nothing yet
+    player = await click(client, 2, CH, question, question.custom_ids[0],
+                         message=FakeMessage(client.channel(CH), question))
+    assert player.ephemeral_texts() == [t("en", "error.abandon_rights")]  # a button is no right
+    yes = interaction(client, 3, permissions=discord.Permissions(manage_channels=True),
+                      message=FakeMessage(client.channel(CH), question))
+    await route(yes, question.custom_ids[0], None)
+    final = client.channel(CH).last.sent.content
+    assert t("en", "ui.abandoned_results") in final
+    assert t("en", "ui.final_results") not in final and "1." not in final  # no places
+    assert t("en", "ui.forfeit", player="Player3") not in final  # a manager, not a player
     inter = interaction(client, 3)
-    await GameCog.rules.callback(cog, inter, "toy")
+    await GameCog.help.callback(cog, inter, "toy")
     assert inter.replies[-1].ephemeral
 
 
@@ -215,3 +240,62 @@ async def test_an_old_lobby_message_never_acts_on_a_newer_game(client):
     assert inter.ephemeral_texts() == [t("en", "error.stale")]
     row = await client.host.sessions.in_channel(CH)
     assert [s.user_id for s in row.seats] == [1]
+
+
+async def test_addbot_with_a_level_seats_a_computer_of_that_level(client):
+    cog, _ = await new_game(client, players=3)
+    polish = interaction(client, 1, locale=discord.Locale.polish)
+    await GameCog.addbot.callback(cog, polish, "easy")
+    row = await client.host.sessions.in_channel(CH)
+    assert row.seats[1].level == "easy" and t("en", "bots.level.easy") in row.seats[1].name
+    await GameCog.addbot.callback(cog, interaction(client, 1), None)
+    row = await client.host.sessions.in_channel(CH)
+    assert row.seats[2].level is None and row.status == "active"
+    assert row.version >= 2  # both computers picked
+
+async def test_help_and_admin_end(client):
+    cog, _ = await new_game(client)
+    inter = interaction(client, 3)
+    await GameCog.help.callback(cog, inter, None)
+    assert inter.ephemeral_texts() == [t("en", "help.stolik")]
+    polish = interaction(client, 3, locale=discord.Locale.polish)
+    await GameCog.help.callback(cog, polish, None)
+    assert polish.ephemeral_texts() == [t("pl", "help.stolik")] != inter.ephemeral_texts()
+    refused = interaction(client, 1)  # the creator is no channel manager
+    await GameCog.admin_end.callback(cog, refused)
+    assert refused.ephemeral_texts() == [t("en", "error.admin_only")]
+    assert (await client.host.sessions.in_channel(CH)).status == "lobby"  # nothing changed
+    manager = interaction(client, 3, permissions=discord.Permissions(manage_channels=True))
+    await GameCog.admin_end.callback(cog, manager)
+    assert manager.ephemeral_texts() == [t("en", "ui.done")]
+    assert await client.host.sessions.store.open_in_channel(CH) is None
+
+
+async def test_a_creator_who_abandons_a_running_game_confirms_and_takes_a_loss(client):
+    cog, _ = await new_game(client)
+    lobby = client.channel(CH).last.sent
+    await click(client, 2, CH, lobby, lobby.custom_ids[0])
+    ask = interaction(client, 1)
+    await GameCog.abandon.callback(cog, ask)
+    question = ask.replies[-1]
+    assert question.content == t("en", "ui.abandon_ask_loss", game="game.toy", id=1)
+    row = await client.host.sessions.in_channel(CH)
+    await client.host.sessions.act(row.id, 2, "pick 1")  # the game moves on meanwhile
+    stale = await click(client, 1, CH, question, question.custom_ids[0],
+                        message=FakeMessage(client.channel(CH), question))
+    assert stale.ephemeral_texts() == [t("en", "error.stale")]
+    assert (await client.host.sessions.in_channel(CH)).status == "active"
+    ask = interaction(client, 1)
+    await GameCog.abandon.callback(cog, ask)
+    done = await click(client, 1, CH, ask.replies[-1], ask.replies[-1].custom_ids[0],
+                       message=FakeMessage(client.channel(CH), ask.replies[-1]))
+    assert [r.content for r in done.replies if r.where == "edit_original"] == [t("en", "ui.done")]
+    assert t("en", "ui.forfeit", player="Player1") in client.channel(CH).last.sent.content
+    history = interaction(client, 2)
+    await GameCog.history.callback(cog, history)
+    line = history.replies[-1].content
+    assert "no winner" in line and "winner Player" not in line
+    stats = (await client.host.play.stats(1, 1))["global:toy"]
+    assert (stats["games"], stats["wins"], stats["abandoned"]) == (1, 0, 1)
+    stayed = (await client.host.play.stats(2, 1))["global:toy"]
+    assert stayed["games"] == stayed["wins"] == 1  # no loss for the one who stayed

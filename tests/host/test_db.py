@@ -7,8 +7,15 @@ import asyncio
 import aiosqlite
 import pytest
 
-from db import Database
-from db.database import dollar_params, latest_version, migrate, split_statements, to_postgres
+from db import Database, StoreBusy
+from db.database import (
+    PostgresDatabase,
+    dollar_params,
+    latest_version,
+    migrate,
+    split_statements,
+    to_postgres,
+)
 
 #: the store suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"
@@ -93,3 +100,19 @@ def test_placeholders_and_ddl_translate_for_postgres():
                    ' u BIGINT, b DOUBLE PRECISION, s TEXT COLLATE "C");')
     assert split_statements("-- a\nCREATE TABLE a (x INTEGER);\n-- b\nINSERT INTO a VALUES (';');\n"
                             ) == ["-- a\nCREATE TABLE a (x INTEGER);", "-- b\nINSERT INTO a VALUES (';');"]
+
+
+async def test_the_session_lock_excludes_another_instance_and_survives_a_lost_link(db_path):
+    async with Database(db_path, lock_wait=0.3) as one, Database(db_path, lock_wait=0.3) as two:
+        async with one.session_lock(7):
+            with pytest.raises(StoreBusy):
+                async with two.session_lock(7):
+                    pass
+            async with two.session_lock(8):  # other games are not held up
+                pass
+        async with two.session_lock(7):  # released
+            pass
+        if isinstance(one, PostgresDatabase):
+            await one._locker.close()  # the server dropped the link
+            async with one.session_lock(7):
+                pass

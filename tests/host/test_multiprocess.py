@@ -190,3 +190,15 @@ async def test_play_goes_on_across_processes(sessions, db_path, clock):
     assert [e.kind for e in await AsyncPlay(sessions).fire_due()] == []
     assert row.id
     await other_db.close()
+
+
+async def test_a_vote_is_announced_again_by_one_process_only(sessions, db_path, tmp_path, clock):
+    """Processes restarting at once after a timeout fired: one of them posts the vote again."""
+    row = await kingdomino(sessions, pace="realtime:10")
+    clock.advance(minutes=11)
+    fired = [e.kind for e in await AsyncPlay(sessions).fire_due()]
+    assert "timeout" in fired
+    answers = run_workers(db_path, tmp_path / "w", clock() + timedelta(minutes=1),
+                          [["recover"], ["recover"], ["recover"]])
+    assert sorted(a["events"].count("timeout") for a in answers) == [0, 0, 1], answers
+    assert row.id

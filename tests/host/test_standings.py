@@ -181,6 +181,8 @@ def test_stats_and_leaderboard_texts_in_every_language(lang):
     keys = [k for k in catalog("en") if k.startswith("ui.standings_")
             or k.startswith("cmd.game leaderboard.everywhere")]
     assert len(keys) >= 9 and all(k in catalog(lang) for k in keys)
+    # standings.json overrides core.json's description, which still named Elo
+    assert "Elo" not in catalog(lang).get("cmd.game leaderboard.desc", "")
     board = present.leaderboard_text("kingdomino", [(1, 12.345, 4), (2, -0.5, 3)], lang)
     assert "<@1>" in board and "12.3" in board and "-0.5" in board
     assert board.splitlines()[0] == t(lang, "ui.standings_title_server",

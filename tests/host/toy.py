@@ -97,6 +97,5 @@ def install(monkeypatch) -> None:
     monkeypatch.setitem(engines._MODULES, "toy", "tests.host.toy")
     monkeypatch.setitem(engines._loaded, "toy", GAME)
     module = types.ModuleType("render.toy")
-    module.render_board = render_board
-    module.render_hand = render_hand
+    module.__dict__.update(render_board=render_board, render_hand=render_hand)
     monkeypatch.setitem(sys.modules, "render.toy", module)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 from engines.kingdomino import GAME
 from engines.kingdomino.notation import position
@@ -24,7 +25,7 @@ def act(state: dict, *codes: str) -> tuple[dict, list[dict]]:
     return state, events
 
 
-def play_random(players: int, seed: int, variants: list[str] = ()) -> tuple[dict, list[str]]:
+def play_random(players: int, seed: int, variants: Sequence[str] = ()) -> tuple[dict, list[str]]:
     """A whole game of random legal moves; returns the final state and the action log."""
     state = GAME.setup(players, {"variants": list(variants)}, seed)
     rng = random.Random(seed)

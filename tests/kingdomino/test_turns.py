@@ -1,5 +1,7 @@
 """Turn order (D1 place, D2 pick, in line order), the last round, errors and events."""
 
+from typing import Any
+
 import pytest
 
 from engines.base import IllegalAction, MalformedAction, NotYourTurn
@@ -9,7 +11,7 @@ from .helpers import GAME, act, position, snapshot
 
 def round_state(**kwargs) -> dict:
     """4 players, round 3; kings on the current line: 2 on 5, 0 on 17, 3 on 30, 1 on 44."""
-    base = dict(
+    base: dict[str, Any] = dict(
         current=[(5, 2), (17, 0), (30, 3), (44, 1)],
         next_line=[(9, None), (20, None), (33, None), (46, None)],
         round=3, deck=[1, 2, 3, 4, 10, 11, 12, 13],

@@ -43,7 +43,7 @@ def test_view_shape():
     assert view["game"] == "kingdomino" and view["to_act"] == GAME.to_act(state)
     assert view["games"] == 1 and view["game_no"] == 1 and view["deck_left"] == 44
     assert view["kingdoms"][0] == {"seat": 0, "castle": "E5", "cells": {}, "discarded": [],
-                                   "window": ["A1", "I9"], "score": 5}
+                                   "window": ["A1", "I9"], "score": 5, "bonus": 5}
     assert view["next_line"][0].keys() == {"n", "a", "b", "king"}
     assert "private" not in view
     assert json.loads(json.dumps(view)) == view

@@ -29,11 +29,17 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.standin import spec
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 #: Discord's deadline for the first answer to an interaction
 ACK_DEADLINE = 3.0
+#: how long an interaction token is valid for follow-ups and edits (Discord: 15 minutes)
+TOKEN_LIFETIME = 15 * 60.0
+#: how long Discord remembers a message nonce for ``enforce_nonce`` ("a few minutes")
+NONCE_WINDOW = 5 * 60.0
 #: the types of interaction callbacks
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, AUTOCOMPLETE, MODAL = 1, 4, 5, 6, 7, 8, 9
 #: interaction types
@@ -83,6 +89,7 @@ class Call:
     fault: str | None = None
     answered_at: float = 0.0
     auth: str = ""
+    query: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -261,6 +268,8 @@ class Fault:
     status: int = 500
     delay: float = 0.0
     hits: int = 0
+    #: a 5xx after Discord did the work (the message exists, the answer is lost)
+    after_write: bool = False
 
     def matches(self, key: str, rng: random.Random) -> bool:
         if self.count is not None and self.hits >= self.count:
@@ -279,14 +288,17 @@ class Faults:
         #: users whose DMs are closed, and where Discord refuses: "message" (as Discord does:
         #: the DM channel opens, the message is refused) or "create" (opening is refused)
         self.closed_dms: dict[int, str] = {}
+        #: users whose DMs Discord fails with a server error (status), every time
+        self.failing_dms: dict[int, int] = {}
 
     def rate_limit(self, pattern: str = "*", *, retry_after: float = 0.5, count: int | None = 1,
                    probability: float = 1.0, is_global: bool = False) -> Fault:
         return self._add(Fault("429", pattern, count, probability, retry_after, is_global))
 
     def server_error(self, pattern: str = "*", *, status: int = 500, count: int | None = 1,
-                     probability: float = 1.0) -> Fault:
-        return self._add(Fault("500", pattern, count, probability, status=status))
+                     probability: float = 1.0, after_write: bool = False) -> Fault:
+        return self._add(Fault("500", pattern, count, probability, status=status,
+                               after_write=after_write))
 
     def slow(self, pattern: str = "*", *, delay: float = 1.0, count: int | None = 1,
              probability: float = 1.0) -> Fault:
@@ -295,6 +307,10 @@ class Faults:
     def refuse_dms(self, user_id: int, at: str = "message") -> None:
         assert at in ("message", "create")
         self.closed_dms[user_id] = at
+
+    def fail_dms(self, user_id: int, status: int = 503) -> None:
+        """Discord answers ``status`` (5xx) to every DM to this user, as in an outage."""
+        self.failing_dms[user_id] = status
 
     def clear(self) -> None:
         self.active.clear()
@@ -312,15 +328,28 @@ class Faults:
 
 
 class HTTPError(Exception):
-    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+    """A refusal, answered with Discord's error body: ``code``, ``message`` and, for an invalid
+    form, ``errors`` nested like the request body (``{"content": {"_errors": [...]}}``)."""
+
+    def __init__(self, status: int, code: int, message: str,
+                 problems: list[tuple[str, str, str]] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.status, self.code, self.message = status, code, message
+        self.problems = problems or []
+
+    @property
+    def errors(self) -> list[str]:
+        return [f"{path}: {name} {text}" for path, name, text in self.problems]
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.errors is not None:
-            body["errors"] = self.errors
+        if self.problems:
+            body["errors"] = spec.form_errors(self.problems)
         return body
+
+
+def invalid_form(*problems: tuple[str, str, str]) -> HTTPError:
+    return HTTPError(400, 50035, "Invalid Form Body", list(problems))
 
 
 # --- gateway --------------------------------------------------------------------------------
@@ -356,6 +385,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ("DELETE", r"/channels/(?P<channel_id>\d+)", "delete_channel"),
     ("POST", r"/channels/(?P<channel_id>\d+)/threads", "create_thread"),
     ("POST", r"/channels/(?P<channel_id>\d+)/messages", "post_message"),
+    ("GET", r"/channels/(?P<channel_id>\d+)/messages", "list_messages"),
     ("GET", r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)", "get_message"),
     ("PATCH", r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)", "patch_message"),
     ("DELETE", r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)", "delete_message"),
@@ -396,7 +426,8 @@ class Discord:
     """The stand-in. ``await Discord().start()``; then run the bot with :meth:`bot_env`."""
 
     def __init__(self, *, channels: int = 3, heartbeat_interval: float = 41.25,
-                 ack_deadline: float = ACK_DEADLINE, seed: int = 0) -> None:
+                 ack_deadline: float = ACK_DEADLINE, seed: int = 0,
+                 token_lifetime: float = TOKEN_LIFETIME, check_spec: bool = True) -> None:
         self.snowflake = Snowflakes()
         self.app_id = self.bot_id = self.snowflake()
         self.guild_id = self.snowflake()
@@ -407,6 +438,15 @@ class Discord:
         self.required_shards = 1
         self.heartbeat_interval = heartbeat_interval
         self.ack_deadline = ack_deadline
+        #: an interaction token works for follow-ups and edits this long after the interaction
+        self.token_lifetime = token_lifetime
+        #: check request bodies against Discord's OpenAPI spec (tests/standin/spec.py)
+        self.check_spec = check_spec
+        #: (channel id, nonce) -> (message id, when) of posts with ``enforce_nonce``
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: called with each call once answered, before the answer goes out (a test may kill
+        #: the bot there: "Discord did it, the bot never heard")
+        self.on_answered: Callable[[Call], None] | None = None
         self.token = "standin-" + secrets.token_hex(8)
         self.faults = Faults(seed)
         self.users: dict[int, dict[str, Any]] = {
@@ -558,7 +598,8 @@ class Discord:
         return ws
 
     async def _gateway_op(self, conn: GatewayConn, msg: dict[str, Any]) -> None:
-        op, data = msg.get("op"), msg.get("d") or {}
+        op = msg.get("op")
+        data: dict[str, Any] = msg["d"] if isinstance(msg.get("d"), dict) else {}
         if op == 1:  # heartbeat
             conn.heartbeats.append(time.monotonic())
             await conn.ws.send_json({"op": 11, "d": None, "s": None, "t": None})
@@ -600,10 +641,11 @@ class Discord:
                 await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id), session=session)
             conn.identified.set()
         elif op == 6:  # resume
-            session = self.sessions.get(data.get("session_id"))
-            if session is None or data.get("token") != self.token:
+            found = self.sessions.get(data.get("session_id", ""))
+            if found is None or data.get("token") != self.token:
                 await conn.ws.send_json({"op": 9, "d": False, "s": None, "t": None})
                 return
+            session = found
             session.conn, conn.session = conn, session
             session.resumes += 1
             self.current = session
@@ -710,7 +752,7 @@ class Discord:
         body, files = await self._read_body(request)
         call = Call(time.monotonic(), method, path, template, major, body,
                     [(f.filename, len(f.data)) for f in files],
-                    auth=request.headers.get("Authorization", ""))
+                    auth=request.headers.get("Authorization", ""), query=dict(request.query))
         self.calls.append(call)
         self._check_retry_after(call)
         try:
@@ -722,10 +764,16 @@ class Discord:
             if limited is not None:
                 return self._rate_limited(call, limited)
             broken = self.faults.pick("500", call.key)
+            if broken is not None and broken.after_write:
+                await getattr(self, "_" + name)(call, params, body, files)
             if broken is not None:
                 call.fault = f"{broken.status}"
                 call.status = broken.status
                 return self._json(broken.status, {"message": "500: Internal Server Error", "code": 0})
+            if self.check_spec:
+                problems = spec.check(call.key, body)
+                if problems:
+                    raise invalid_form(*problems)
             handler = getattr(self, "_" + name)
             status, payload = await handler(call, params, body, files)
         except HTTPError as error:
@@ -734,6 +782,8 @@ class Discord:
                 self.violations.append(f"{call.key}: {error.message} {error.errors}")
         call.status = status
         call.answered_at = time.monotonic()
+        if self.on_answered is not None:
+            self.on_answered(call)
         await self._notify()
         return self._json(status, payload, bucket=template)
 
@@ -814,55 +864,75 @@ class Discord:
 
     # --- message rules -------------------------------------------------------------------
     def _validate(self, body: dict[str, Any], files: list[Attachment]) -> None:
-        errors: list[str] = []
+        """Discord's documented message limits (some stricter than the spec's schemas, which
+        :meth:`_http` checks first): a 400 with the failing fields, as Discord answers."""
+        errors: list[tuple[str, str, str]] = []
+
+        def bad(path: str, text: str, code: str = "BASE_TYPE_INVALID") -> None:
+            errors.append((path, code, text))
+
         content = body.get("content") or ""
         if len(content) > 2000:
-            errors.append(f"content: {len(content)} characters (max 2000)")
+            bad("content", "Must be 2000 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
         rows = body.get("components") or []
         if len(rows) > 5:
-            errors.append(f"components: {len(rows)} rows (max 5)")
+            bad("components", "Must be 5 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
         seen: set[str] = set()
         for r, row in enumerate(rows):
+            at = f"components.{r}"
             if row.get("type") != 1:
-                errors.append(f"components[{r}]: not an action row")
+                bad(f"{at}.type", "not an action row")
                 continue
             items = row.get("components") or []
             selects = [c for c in items if c.get("type") in (3, 5, 6, 7, 8)]
             if not items or len(items) > 5 or (selects and len(items) > 1):
-                errors.append(f"components[{r}]: {len(items)} items (1-5 buttons or one menu)")
-            for c in items:
+                bad(f"{at}.components", f"{len(items)} items (1-5 buttons or one menu)",
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED")
+            for n, c in enumerate(items):
+                here = f"{at}.components.{n}"
                 custom_id = c.get("custom_id")
                 if c.get("type") == 2 and c.get("style") != 5 and not custom_id:
-                    errors.append(f"components[{r}]: button without custom_id")
+                    bad(f"{here}.custom_id", "A custom id is required", "BASE_TYPE_REQUIRED")
                 if custom_id is not None:
                     if not 1 <= len(custom_id) <= 100:
-                        errors.append(f"custom_id {custom_id!r}: length {len(custom_id)}")
+                        bad(f"{here}.custom_id", "Must be between 1 and 100 in length.",
+                            "BASE_TYPE_BAD_LENGTH")
                     if custom_id in seen:
-                        errors.append(f"custom_id {custom_id!r} used twice")
+                        bad(f"{here}.custom_id", f"Component custom id {custom_id!r} is duplicated",
+                            "COMPONENT_CUSTOM_ID_DUPLICATED")
                     seen.add(custom_id)
                 if c.get("type") == 2 and len(c.get("label") or "") > 80:
-                    errors.append(f"button label {c.get('label')!r} over 80")
+                    bad(f"{here}.label", "Must be 80 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
                 if c.get("type") == 3:
                     options = c.get("options") or []
                     if not 1 <= len(options) <= 25:
-                        errors.append(f"select {custom_id!r}: {len(options)} options")
-                    for o in options:
+                        bad(f"{here}.options", "Must be between 1 and 25 in length.",
+                            "BASE_TYPE_BAD_LENGTH")
+                    for k, o in enumerate(options):
                         if len(o.get("label", "")) > 100 or len(o.get("value", "")) > 100:
-                            errors.append(f"select option {o!r} too long")
+                            bad(f"{here}.options.{k}", "Must be 100 or fewer in length.",
+                                "BASE_TYPE_MAX_LENGTH")
                     if len({o.get("value") for o in options}) != len(options):
-                        errors.append(f"select {custom_id!r}: repeated values")
+                        bad(f"{here}.options", "Select option values must be unique",
+                            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED")
                     if len(c.get("placeholder") or "") > 150:
-                        errors.append("placeholder over 150")
+                        bad(f"{here}.placeholder", "Must be 150 or fewer in length.",
+                            "BASE_TYPE_MAX_LENGTH")
+                    low, high = c.get("min_values", 1), c.get("max_values", 1)
+                    if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high <= len(options)):
+                        bad(f"{here}.max_values", f"min_values {low} / max_values {high} do not fit"
+                            f" {len(options)} options", "SELECT_COMPONENT_MAX_VALUES")
         if len(files) > 10 or any(len(f.data) > 10 * 1024 * 1024 for f in files):
-            errors.append("attachments: too many or too large")
-        for f in files:
+            bad("files", "Too many or too large", "BASE_TYPE_MAX_LENGTH")
+        for n, f in enumerate(files):
             if len(f.description or "") > 1024:
-                errors.append(f"attachments: description of {f.filename} over 1024")
+                bad(f"attachments.{n}.description", "Must be 1024 or fewer in length.",
+                    "BASE_TYPE_MAX_LENGTH")
         if not content and not files and not rows and not body.get("embeds") \
                 and "attachments" not in body:
-            errors.append("cannot send an empty message")
+            bad("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED")
         if errors:
-            raise HTTPError(400, 50035, "Invalid Form Body", errors)
+            raise invalid_form(*errors)
 
     def _new_message(self, channel_id: int, body: dict[str, Any], files: list[Attachment], *,
                      via: str, flags: int = 0, interaction: Interaction | None = None) -> Message:
@@ -959,7 +1029,7 @@ class Discord:
         if parent.type != 0:
             raise HTTPError(400, 50024, "Cannot execute action on this channel type")
         if not 1 <= len(body.get("name") or "") <= 100:
-            raise HTTPError(400, 50035, "Invalid Form Body", ["name"])
+            raise invalid_form(("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
         thread_id = self.add_channel(body["name"], thread_of=parent.id)
         payload = self.channels[thread_id].payload(self)
         await self.dispatch("THREAD_CREATE", {**payload, "newly_created": True},
@@ -971,11 +1041,41 @@ class Discord:
         body = body or {}
         if channel.type == 1 and self.faults.closed_dms.get(channel.recipient or 0) == "message":
             raise HTTPError(403, 50007, "Cannot send messages to this user")
+        if channel.type == 1 and (channel.recipient or 0) in self.faults.failing_dms:
+            status = self.faults.failing_dms[channel.recipient or 0]
+            raise HTTPError(status, 0, f"{status}: Service Unavailable")
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise invalid_form(("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self._nonces.get((channel.id, str(nonce)))
+            if seen is not None and time.monotonic() - seen[1] < NONCE_WINDOW:
+                return 200, self.messages[seen[0]].payload(self)  # the post already made
         self._validate(body, files)
         if body.get("flags", 0) & EPHEMERAL:
-            raise HTTPError(400, 50035, "Invalid Form Body", ["flags: ephemeral outside interactions"])
+            raise invalid_form(("flags", "BASE_TYPE_INVALID", "Ephemeral outside interactions."))
         message = self._new_message(channel.id, body, files, via="dm" if channel.type == 1 else "channel")
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[(channel.id, str(nonce))] = (message.id, time.monotonic())
         return 200, message.payload(self)
+
+    async def _list_messages(self, call, params, body, files):
+        """Discord: newest first; ``after`` gives the oldest ones after it, ``before`` the
+        newest ones before it; at most ``limit`` (1-100, default 50)."""
+        channel = self._channel(int(params["channel_id"]))
+        query = call.query
+        try:
+            limit = int(query.get("limit", 50))
+            after, before = int(query.get("after", 0)), int(query.get("before", 0))
+        except ValueError:
+            raise invalid_form(("limit", "NUMBER_TYPE_COERCE", "Value is not int.")) from None
+        if not 1 <= limit <= 100:
+            raise invalid_form(("limit", "NUMBER_TYPE_MAX", "int value should be between 1 and 100."))
+        found = [m for m in self.messages.values() if m.channel_id == channel.id
+                 and not m.deleted and not m.ephemeral and m.id > after
+                 and (not before or m.id < before)]
+        found.sort(key=lambda m: m.id, reverse=not after)
+        return 200, sorted((m.payload(self) for m in found[:limit]), key=lambda p: -int(p["id"]))
 
     def _message(self, channel_id: int, message_id: int) -> Message:
         message = self.messages.get(message_id)
@@ -1006,7 +1106,7 @@ class Discord:
     async def _create_dm(self, call, params, body, files):
         user_id = int((body or {}).get("recipient_id", 0))
         if user_id not in self.users:
-            raise HTTPError(400, 50035, "Invalid Form Body", ["recipient_id"])
+            raise invalid_form(("recipient_id", "BASE_TYPE_INVALID", "Unknown user."))
         if self.faults.closed_dms.get(user_id) == "create":
             raise HTTPError(403, 50007, "Cannot send messages to this user")
         return 200, self.channels[self.dm_channel(user_id)].payload(self)
@@ -1014,7 +1114,7 @@ class Discord:
     # --- interactions --------------------------------------------------------------------
     def _interaction(self, token: str) -> Interaction:
         inter = self._by_token.get(token)
-        if inter is None:
+        if inter is None or time.monotonic() - inter.sent_at > self.token_lifetime:
             raise HTTPError(401, 50027, "Invalid Webhook Token")
         return inter
 
@@ -1048,13 +1148,20 @@ class Discord:
                 self._apply_edit(message, data, files)
         elif kind == AUTOCOMPLETE:
             if inter.type != AUTOCOMPLETE_REQUEST:
-                raise HTTPError(400, 50035, "Invalid Form Body", ["autocomplete for another type"])
+                raise HTTPError(400, 40043, "This interaction type cannot have autocomplete")
             choices = data.get("choices") or []
-            if len(choices) > 25 or any(len(c.get("name", "")) > 100 for c in choices):
-                raise HTTPError(400, 50035, "Invalid Form Body", ["choices"])
+            # documented (stricter than the spec's 6000 for a value): 25 choices, 100 each
+            problems = [(f"data.choices.{n}.{key}", "BASE_TYPE_BAD_LENGTH",
+                         "Must be between 1 and 100 in length.")
+                        for n, c in enumerate(choices) for key in ("name", "value")
+                        if isinstance(c.get(key), str) and not 1 <= len(c[key]) <= 100]
+            if len(choices) > 25:
+                problems.append(("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
+            if problems:
+                raise invalid_form(*problems)
             inter.choices = choices
         else:
-            raise HTTPError(400, 50035, "Invalid Form Body", [f"type {kind}"])
+            raise invalid_form(("type", "BASE_TYPE_CHOICES", f"Value {kind} is not a valid enum value."))
         inter.acked_at, inter.response_type = now, kind
         inter.original_id = message.id if message else None
         inter.answers.append((now, f"callback {kind}", inter.original_id))

@@ -20,11 +20,12 @@ from tests.standin.server import (
     Discord,
     Interaction,
     Message,
+    now_iso,
 )
 
 MENTION = re.compile(r"<@!?(\d+)>")
 #: application command option types
-SUB_COMMAND, SUB_GROUP, STRING, INTEGER = 1, 2, 3, 4
+SUB_COMMAND, SUB_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
 
 
 class Refused(Exception):
@@ -57,6 +58,7 @@ class Player:
             level, defs = sub, sub.get("options") or []
         del level
         values = []
+        resolved: dict[str, Any] = {}
         for opt in defs:
             if opt["name"] not in options:
                 assert not opt.get("required") or focused, f"/{qualified}: {opt['name']} is required"
@@ -70,10 +72,24 @@ class Player:
                 if opt.get("choices"):
                     assert value in [c["value"] for c in opt["choices"]], \
                         f"/{qualified}: {value!r} is not a choice of {opt['name']}"
+                if opt["type"] == STRING and isinstance(value, str):
+                    # the Discord client lets nobody type past the limits the bot declared
+                    assert len(value) <= opt.get("max_length", 6000), \
+                        f"/{qualified}: {opt['name']} longer than its max_length"
+                    assert len(value) >= opt.get("min_length", 0)
                 if opt["type"] == INTEGER:
                     assert isinstance(value, int)
                     assert opt.get("min_value") is None or value >= opt["min_value"]
                     assert opt.get("max_value") is None or value <= opt["max_value"]
+            if opt["type"] == USER and opt["name"] != focused:
+                # Discord sends the user (and, in a guild, the member) of a user option
+                entry["value"] = str(value)
+                resolved.setdefault("users", {})[str(value)] = self.discord.user_payload(int(value))
+                resolved.setdefault("members", {})[str(value)] = {
+                    "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
+                    "flags": 0, "pending": False, "nick": None, "avatar": None,
+                    "premium_since": None, "communication_disabled_until": None,
+                    "permissions": self.discord.permissions_of(int(value))}
             values.append(entry)
         unknown = set(options) - {o["name"] for o in defs}
         assert not unknown, f"/{qualified}: no option {unknown}"
@@ -87,6 +103,8 @@ class Player:
             data["options"] = [nest[0]]
         else:
             data["options"] = values
+        if resolved:
+            data["resolved"] = resolved
         return data
 
     async def command(self, channel_id: int, qualified: str, **options: Any) -> Interaction:
@@ -162,7 +180,7 @@ async def answer(discord: Discord, inter: Interaction, timeout: float = 30.0) ->
 def error_text(discord: Discord, inter: Interaction) -> str | None:
     """The text of an ephemeral error answer, if the bot sent one: a reply or follow-up with
     text only (an edit of the clicked message, such as "Done.", is not one)."""
-    candidates = list(inter.followups)
+    candidates: list[int | None] = list(inter.followups)
     if inter.response_type == MESSAGE:
         candidates.insert(0, inter.original_id)
     for message_id in candidates:
@@ -197,6 +215,8 @@ class Table:
         self.rng = rng
         self.dms_closed = dms_closed or set()
         self.moves: list[Move] = []
+        #: boards the bot re-posted when a click found the newest one stale (after a restart)
+        self.repaired = 0
 
     # --- what the channel shows ------------------------------------------------------------
     def public(self) -> list[Message]:
@@ -208,7 +228,7 @@ class Table:
 
     def lobby_message(self) -> Message | None:
         return next((m for m in reversed(self.public())
-                     if any(ids.parse(c) and ids.parse(c).kind == "lobby" for c in m.custom_ids())),
+                     if any(getattr(ids.parse(c), "kind", None) == "lobby" for c in m.custom_ids())),
                     None)
 
     def movers(self) -> list[Player]:
@@ -224,9 +244,9 @@ class Table:
             for message in reversed(self.discord.dms(player.id)):
                 if choices(message):
                     return message
-        message = self.turn_message()
-        assert message is not None and message.components, "no live turn message"
-        return message
+        board = self.turn_message()
+        assert board is not None and board.components, "no live turn message"
+        return board
 
     # --- making moves --------------------------------------------------------------------
     async def make_move(self, player: Player, hidden: bool, *, timeout: float = 30.0,
@@ -254,6 +274,7 @@ class Table:
                 continue
             assert inter.response_type == DEFERRED_UPDATE, (inter.response_type, custom_id)
             parsed = ids.parse(custom_id)
+            assert parsed is not None, custom_id
             move.code = value.partition(":")[2] if value is not None else parsed.payload
             await self.wait_acknowledged(move, inter, before, timeout)
             return move
@@ -279,8 +300,10 @@ class Table:
         move.turn_message = self.turn_message()
 
     def finished(self) -> bool:
+        """The newest board offers nothing but a Rematch: the game is over."""
         message = self.turn_message()
-        return message is not None and not message.components and not self.movers()
+        return message is not None and not self.movers() and all(
+            getattr(ids.parse(c), "kind", None) == "rematch" for c in message.custom_ids())
 
 
 def wait_seconds(start: float) -> float:

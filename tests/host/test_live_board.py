@@ -1,0 +1,178 @@
+"""One live board per game, whatever Discord or a crash does (issue 14, items 2 and 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cogs.host as host_module
+import engines
+from cogs.game import GameCog
+from cogs.host import Host, message_kwargs, on_command_error
+from engines.base import GameError
+from session import ids, present
+from session.i18n import t
+from tests.host.driver import click
+from tests.host.fakes import FakeClient, FakeInteraction
+
+CH = 950
+
+
+@pytest.fixture
+def client(sessions, monkeypatch) -> FakeClient:
+    monkeypatch.setattr(host_module, "BOARD_RETRY_WAITS", (0.0, 0.0, 0.0))
+    return FakeClient(sessions)
+
+
+def inter(client: FakeClient, user_id: int, **kwargs) -> FakeInteraction:
+    return FakeInteraction(client, client.user(user_id, f"P{user_id}"), CH, **kwargs)
+
+
+async def start(client: FakeClient, game: str = "toy", players: int = 2) -> GameCog:
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, inter(client, 1), game, players, None)
+    for user in range(2, players + 1):
+        await GameCog.join.callback(cog, inter(client, user))
+    return cog
+
+
+async def play(cog: GameCog, client: FakeClient, user: int, code: str) -> FakeInteraction:
+    """``/game play`` as the command tree runs it: an error the command left is answered by
+    the tree's error handler."""
+    done = inter(client, user)
+    try:
+        await GameCog.play_cmd.callback(cog, done, code)
+    except GameError as error:
+        await on_command_error(done, error)  # type: ignore[arg-type]
+    return done
+
+
+def live(client: FakeClient) -> list:
+    """Messages of the channel that still carry components."""
+    return [m for m in client.channel(CH).messages if m.sent.view and m.sent.view.children]
+
+
+async def assert_one_live_board(client: FakeClient) -> None:
+    row = await client.host.sessions.in_channel(CH)
+    [board] = live(client)
+    assert board.id == row.turn_message_id and board.sent.image() is not None
+    assert not await client.host.board_missing(row.id)
+
+
+async def test_a_board_refused_once_with_503_is_posted_on_the_retry(client):
+    cog = await start(client)
+    await play(cog, client, 1, "pick 1")
+    client.channel(CH).failures = [503]
+    answered = await play(cog, client, 2, "pick 2")  # the round ends: a new board
+    assert answered.ephemeral_texts()[0].startswith(t("en", "ui.played", action="")[:4])
+    assert t("en", "error.board_failed") not in answered.ephemeral_texts()
+    await assert_one_live_board(client)
+
+
+async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_click(client):
+    cog = await start(client)
+    await play(cog, client, 1, "pick 1")
+    old = client.channel(CH).last
+    client.channel(CH).failures = [500] * 4
+    answered = await play(cog, client, 2, "pick 2")
+    assert answered.ephemeral_texts()[-1] == t("en", "error.board_failed")
+    row = await client.host.sessions.in_channel(CH)
+    assert row.version == 2  # the move is recorded
+    assert await client.host.board_missing(row.id)
+    assert live(client) == [old]  # the old board is still the one with buttons
+    # the next click on it (a "My move" here) brings the board back, and the old one retires
+    my_move = next(c for c in old.sent.custom_ids if ids.parse(c).kind == "pick")
+    await click(client, 1, CH, old.sent, my_move, message=old)
+    await assert_one_live_board(client)
+    assert client.channel(CH).last is not old
+
+
+async def test_game_board_reposts_a_missing_board_with_its_buttons(client):
+    cog = await start(client)
+    await play(cog, client, 1, "pick 1")
+    client.channel(CH).failures = [502] * 4
+    await play(cog, client, 2, "pick 2")
+    asked = inter(client, 1)
+    await GameCog.board.callback(cog, asked)
+    assert [r.content for r in asked.replies] == [t("en", "ui.board_reposted")]
+    await assert_one_live_board(client)
+
+
+async def test_a_board_posted_but_never_recorded_is_reconciled_at_start_up(client, sessions):
+    """kill -9 between the post and the record: the channel holds a board the database does
+    not know. After the restart the newest board is the live one, and in-place edits go to it."""
+    cog = await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    recorded = client.channel(CH).last
+    game = engines.get("kingdomino")
+    seat = game.to_act(await sessions.state(row))[0]
+    code = game.legal_actions(await sessions.state(row), seat)[0]
+    outcome = await sessions.act(row.id, row.seats[seat].user_id, code)
+    await sessions.store.board_pending(row.id, outcome.session.version, "2026-11-22T12:00:00")
+    spec = await present.turn_message(outcome.session, await sessions.state(outcome.session), [],
+                                      "en")
+    orphan = await client.channel(CH).send(**message_kwargs(spec))  # ...and the bot dies here
+    assert len(live(client)) == 2
+
+    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
+    assert await client.host.reconcile() == 1
+    await assert_one_live_board(client)
+    assert not recorded.sent.view and not orphan.sent.view
+    # the next move of the same turn is edited into the live board, not an older one
+    row = await sessions.in_channel(CH)
+    board = client.channel(CH).last
+    seat = game.to_act(await sessions.state(row))[0]
+    await play(cog, client, row.seats[seat].user_id,
+               game.legal_actions(await sessions.state(row), seat)[0])
+    await assert_one_live_board(client)
+    assert (await sessions.in_channel(CH)).turn_message_id in (board.id, client.channel(CH).last.id)
+
+
+async def test_no_board_of_a_running_game_after_the_game_ended(client, sessions):
+    await start(client)
+    row = await sessions.in_channel(CH)
+    outcome = await sessions.act(row.id, 1, "pick 1")
+    # the game ends (as the confirmed /game abandon does: record, then publish the ending)
+    await client.host.publish(await sessions.abandon(CH, 1, can_manage=False))
+    posted = len(client.channel(CH).messages)
+    await client.host.publish(outcome)  # a publish that was still on its way
+    assert len(client.channel(CH).messages) == posted
+    # nothing clickable is left but the final results' Rematch button
+    assert [ids.parse(c.custom_id).kind for m in live(client)  # type: ignore[union-attr]
+            for c in m.sent.view.children] == ["rematch"]
+
+
+async def test_dms_discord_fails_are_told_once_and_never_hold_up_the_board(client):
+    client.failing_dms.add(2)
+    cog = await start(client)
+    rng = random.Random(3)
+    for _ in range(3):
+        row = await client.host.sessions.in_channel(CH)
+        if row.status != "active":
+            break
+        boards = len(client.channel(CH).messages)
+        for user in (1, 2):
+            await play(cog, client, user, f"pick {rng.randint(1, 2)}")
+        assert len(client.channel(CH).messages) > boards  # a board each round
+    told = [m for m in client.channel(CH).messages
+            if m.sent.content == t("en", "ui.dm_closed", players="<@2>")]
+    assert len(told) == 1
+    assert client.users[2].dm_attempts == 1  # paused after the failure, not retried per move
+    assert client.users[1].dms  # the other player's DMs still go
+
+
+async def test_a_picker_step_from_an_older_board_is_stale(client, sessions):
+    """The freshness check of a picker step: without it the step would show today's choices
+    under an old board's ids and the move would go through."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    game = engines.get("kingdomino")
+    state = await sessions.state(row)
+    seat = game.to_act(state)[0]
+    user = row.seats[seat].user_id
+    await sessions.act(row.id, user, game.legal_actions(state, seat)[0], row.version)
+    step = ids.pick(row.id, row.version, "pick")  # from the board this seat just moved on
+    board = client.channel(CH).last
+    clicked = await click(client, user, CH, board.sent, step, message=board)
+    assert clicked.ephemeral_texts() == [t("en", "error.stale")]

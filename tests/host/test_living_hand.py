@@ -1,0 +1,70 @@
+"""One living hand (issue 12): each player has one private message per game, edited in place
+when their view changes; a new DM only when they must act (at most one per turn they must act),
+in the player's own language."""
+
+from __future__ import annotations
+
+import pytest
+
+import engines
+from session.i18n import t
+from tests.host.fakes import FakeClient
+from tests.host.test_every_game_through_cogs import CH, play_game
+
+HIDDEN = [g for g in ("bunny_kingdom", "gheos", "dwoch_nastepcow")
+          if engines.get(g).meta.hidden_information]
+
+
+async def turns_to_act(sessions, row) -> dict[int, int]:
+    """Per seat, how many times its turn started (it came to be among the seats to act)."""
+    game = engines.get(row.game_id)
+    state = game.setup(row.players, row.options, row.seed)
+    acting = set(game.to_act(state))
+    starts = {seat: int(seat in acting) for seat in range(row.players)}
+    for action in await sessions.store.actions(row.id):
+        state, _ = game.apply(state, action.seat, action.code)
+        now = set(game.to_act(state)) if not game.is_over(state) else set()
+        for seat in now - acting:
+            starts[seat] += 1
+        acting = now
+    return starts
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
+async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn_to_act(
+        game_id, sessions, db_path, clock):
+    client = FakeClient(sessions)
+    meta = engines.get(game_id).meta
+    players = min(max(meta.min_players, 3), meta.max_players)
+    await sessions.store.save_user_lang(2, "pl")  # remembered from an earlier interaction
+    client = await play_game(client, game_id, players, db_path, clock, seed=11)
+    sessions = client.host.sessions
+    row = (await sessions.history(CH))[0]
+    assert row.status == "finished"
+    starts = await turns_to_act(sessions, row)
+    edits = 0
+    for seat in row.seats:
+        user = client.users[seat.user_id]
+        new_dms = len(user.dms)
+        # the first hand (the game starts) and at most one per turn the player must act
+        assert 1 <= new_dms <= starts[seat.seat] + 1, (seat.seat, new_dms, starts[seat.seat])
+        edits += sum(m.edits for m in client.channel(-seat.user_id).messages)
+    assert edits > 0  # the hand followed the game by edits, not by new messages
+    polish = client.users[2].dms[0].content
+    assert polish == t("pl", "ui.your_hand", game=t("pl", f"game.{game_id}"), channel=CH)
+    assert client.users[1].dms[0].content == t(
+        "en", "ui.your_hand", game=t("en", f"game.{game_id}"), channel=CH)
+
+
+async def test_a_language_is_remembered_from_interactions_and_written_only_on_change(sessions):
+    client = FakeClient(sessions)
+    host = client.host
+    await host.remember_language(5, "uk")
+    assert await sessions.store.user_lang(5) == "uk"
+    await sessions.store.save_user_lang(5, "en")  # changed meanwhile by another process
+    await host.remember_language(5, "uk")  # this process saw "uk" already: no write
+    assert await sessions.store.user_lang(5) == "en"
+    await host.remember_language(5, "pl")
+    assert await sessions.store.user_lang(5) == "pl"
+    await host.remember_language(5, None)
+    assert await sessions.store.user_lang(5) == "pl"
