@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import CHALICE, PYRAMID, WHEAT, tile
-from engines.gheos.regions import CONTINENT, Land, Region
+from engines.gheos.data import CHALICE, PYRAMID, WHEAT, is_epoch, tile
+from engines.gheos.regions import CONTINENT, Land, Region, split_key
 
 LEVELS = ("easy", "normal")
 SAMPLE_PLACE = 48
@@ -44,6 +45,10 @@ HURRY_AT = 9
 #: seeds, 80-120 games); with more players hurting one rival helps the others, and 0.8 did
 #: no better there, so 0.4 stays
 JUDGE_RIVAL_WEIGHT, JUDGE_RIVAL_WEIGHT_2P, FOUND_WEIGHT = 0.4, 0.8, 0.6
+#: the normal level's look-ahead: after each shortlisted turn of its own, the next player
+#: replies with the best of this many of its placements by the quick estimate, on a hand
+#: dealt from the tiles the bot cannot see (0 turns the look-ahead off)
+REPLY_SAMPLE = 16
 #: the easy level looks at a few placements and judges them roughly
 EASY_SAMPLE = 10
 EASY_NOISE = 3.0
@@ -123,9 +128,15 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     judged.sort(reverse=True)
     if level != "normal":
         return judged[0][1]
+    # the hidden tiles (the bag's order, the others' hands) are dealt anew: the look-ahead
+    # must not use what the bot cannot see
+    guess = _determinise(state, seat, rng)
     best, best_v = judged[0][1], float("-inf")
     for _, code in judged[:SHORTLIST]:
-        v = _value(_play_turn(state, seat, code), seat) + rng.random() * 0.01
+        after = _play_turn(guess, seat, code)
+        if REPLY_SAMPLE:
+            after = _reply(after, seat, rng)
+        v = _value(after, seat) + rng.random() * 0.01
         if code.startswith("replace"):
             v -= 0.5
         if v > best_v:
@@ -146,11 +157,87 @@ def _play_turn(state: dict, seat: int, code: str) -> dict:
     return s
 
 
-def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
-    """Found or take: whichever leaves the best position."""
+def _determinise(state: dict, seat: int, rng: random.Random) -> dict:
+    """A copy of ``state`` in which the tiles ``seat`` cannot see (the bag and the other
+    players' hands) are shuffled and dealt again."""
+    from engines.gheos.game import copy_state
+
+    s = copy_state(state)
+    others = [o for o in range(s["players"]) if o != seat]
+    pool = sorted(s["bag"] + [t for o in others for t in s["hands"][o]])
+    rng.shuffle(pool)
+    for o in others:
+        n = len(s["hands"][o])
+        hand = [t for t in pool if not is_epoch(t)][:n]
+        for t in hand:
+            pool.remove(t)
+        s["hands"][o] = hand
+    s["bag"] = pool
+    return s
+
+
+def _reply(state: dict, seat: int, rng: random.Random) -> dict:
+    """The position after the next player's reply: its best sampled placement by the quick
+    estimate, played to the end of its turn. ``state`` is ``seat``'s turn played out
+    (before its scoring decision, which changes nothing on the board)."""
     from engines.gheos import GAME
 
-    return max(legal, key=lambda a: _value(GAME.apply(state, seat, a)[0], seat))
+    if state["phase"] == "over":
+        return state
+    if state["turn"] == seat:  # skip our scoring decision: the reply is what is looked at
+        state = dict(state, turn=(seat + 1) % state["players"], phase="tile", pending=None)
+    rival = state["turn"]
+    legal = GAME.legal_actions(state, rival)
+    if state["phase"] != "tile" or not legal:
+        return state
+    if len(legal) > REPLY_SAMPLE:
+        legal = _reply_sample(state, legal, rng)
+    code = max(legal, key=lambda c: _judge(state, rival, c) - 0.5 * c.startswith("replace"))
+    return _play_turn(state, rival, code)
+
+
+def _reply_sample(state: dict, legal: list[str], rng: random.Random) -> list[str]:
+    """REPLY_SAMPLE of ``legal``, the likeliest to matter first: placements next to two
+    inhabited continents (a war), then replacements on an inhabited continent (a migration
+    or war), then placements next to one (growth), then the rest; at random within each."""
+    land = Land(state)
+    inhabited = {land.regions[a] for a in state["civs"].values() if a is not None}
+    rids_at: dict[str, set[int]] = {}
+    for rid in inhabited:
+        for k in land.region(rid).parts:
+            rids_at.setdefault(split_key(k)[0], set()).add(rid)
+    groups: list[list[str]] = [[], [], [], []]
+    for code in legal:
+        verb, _, cell, _ = code.split()
+        if verb == "replace":
+            groups[1 if cell in rids_at else 3].append(code)
+            continue
+        touched: set[int] = set()
+        for nb in geometry.neighbours(cell):
+            touched |= rids_at.get(nb or "", set())
+        groups[0 if len(touched) > 1 else 2 if touched else 3].append(code)
+    out: list[str] = []
+    for group in groups:
+        rng.shuffle(group)
+        out += group[:REPLY_SAMPLE - len(out)]
+    return out
+
+
+def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
+    """Found or take: whichever leaves the best position. Founding on one continent is
+    worth the same in any free colour (a free colour has all its followers in the supply),
+    so one colour per continent is tried."""
+    from engines.gheos import GAME
+
+    tried, cells = [], set()
+    for a in legal:
+        parts = a.split()
+        if parts[0] == "found":
+            if parts[2] in cells:
+                continue
+            cells.add(parts[2])
+        tried.append(a)
+    return max(tried, key=lambda a: _value(GAME.apply(state, seat, a)[0], seat))
 
 
 def _value(state: dict, seat: int) -> float:

@@ -9,6 +9,10 @@ import pytest
 
 from engines.gheos import GAME
 from engines.gheos import bot as gheos_bot
+from engines.gheos.data import is_epoch
+from engines.gheos.position import part, position
+
+from .helpers import full, lr
 
 
 def play(players: int, seed: int, policies) -> list[list[int]]:
@@ -95,3 +99,57 @@ def test_the_two_player_rival_weight_applies_to_two_players_only(monkeypatch):
     monkeypatch.setattr(gheos_bot, "JUDGE_RIVAL_WEIGHT_2P", gheos_bot.JUDGE_RIVAL_WEIGHT)
     assert _normal_moves(2, 5, 40) != two, "the two-player weight changes two-player play"
     assert _normal_moves(3, 5, 40) == three, "... and nothing with three players"
+
+
+def _gap_position():
+    """Seat 0's red civilization (3 followers, 3 chalices) faces blue (1 sword, seat 1's)
+    across the empty cell M29: any landmass placed there starts a war that blue wins. Seat 0
+    holds a tile of shores with a pyramid (it cannot be replaced once placed) and a richer
+    tile; the bag holds nothing but full landmasses."""
+    blocker = [part([0]), part([1]), part([2], "pyramid")]
+    return position(2, {"M27": lr("chalice", "chalice"), "M28": lr("chalice"),
+                        "M30": lr("swords"), "M31": lr()},
+                    civs={"red": "M27", "blue": "M31"}, followers=[{"red": 3}, {"blue": 2}],
+                    hands=[[blocker, lr("chalice", "chalice")], [full(), full()]],
+                    bag=[full() for _ in range(6)] + ["E1", "E2"], tokens=[2, 2], epochs=2)
+
+
+def test_the_look_ahead_closes_the_gap_a_rival_would_attack_through(monkeypatch):
+    """The rival's best reply to any other move is a landmass on M29 (war: red perishes), so
+    the normal player fills M29 with the tile that cannot be replaced; without the reply in
+    its look-ahead it prefers the richer tile elsewhere."""
+    state = _gap_position()
+    picks = [GAME.bot_action(state, 0, random.Random(k)) for k in range(6)]
+    assert picks == ["place H1 M29 r1"] * 6
+    monkeypatch.setattr(gheos_bot, "REPLY_SAMPLE", 0)
+    blind = [GAME.bot_action(state, 0, random.Random(k)) for k in range(6)]
+    assert "place H1 M29 r1" not in blind
+
+
+def _hidden_tiles_changed(seed: int, turn: int) -> tuple[dict, dict, int]:
+    """A game at ``turn`` and a copy that differs only in what the player to move cannot
+    see: the rival's hand swapped with two bag tiles, the bag reversed."""
+    state = GAME.setup(2, {}, seed)
+    rng = random.Random(seed)
+    while state["turn_no"] < turn or state["phase"] != "tile":
+        seat = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, seat, GAME.bot_action(state, seat, rng))
+    seat = state["turn"]
+    rival = 1 - seat
+    other = dict(state, bag=list(state["bag"]), hands=[list(h) for h in state["hands"]])
+    landscape = [i for i, t in enumerate(other["bag"]) if not is_epoch(t)]
+    for h, i in enumerate(landscape[:2]):
+        other["bag"][i], other["hands"][rival][h] = other["hands"][rival][h], other["bag"][i]
+    other["bag"].reverse()
+    assert other["hands"][rival] != state["hands"][rival]
+    return state, other, seat
+
+
+@pytest.mark.parametrize("seed,turn", [(22, 8), (24, 8), (21, 20)])
+def test_the_look_ahead_does_not_see_hidden_tiles(seed, turn):
+    """The bag's order and the rival's hand are dealt anew for the look-ahead (with the bot's
+    rng): positions that differ only in those hidden tiles get the same moves."""
+    state, other, seat = _hidden_tiles_changed(seed, turn)
+    for k in range(4):
+        assert (GAME.bot_action(state, seat, random.Random(k))
+                == GAME.bot_action(other, seat, random.Random(k)))
