@@ -82,7 +82,7 @@ def test_a_crashing_bot_fails_loudly(monkeypatch):
 def _normal_moves(players: int, seed: int, moves: int) -> list[str]:
     state = GAME.setup(players, {}, seed)
     rng = random.Random(seed)
-    out = []
+    out: list[str] = []
     while len(out) < moves and not GAME.is_over(state):
         seat = GAME.to_act(state)[0]
         code = GAME.bot_action(state, seat, rng, "normal")
