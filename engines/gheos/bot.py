@@ -8,7 +8,12 @@ bot's favour), minus the follower it costs, plus temple points; some of the best
 value is subtracted so the bot also likes to hurt the leader's civilizations. The normal
 level then plays each of its best few placements to the end of its turn (the real wars,
 migrations, temple and its own best founding or take) and keeps the one that leaves its
-points and followers best against the best rival's. Scoring tokens wait for a rich moment.
+points and followers best against the best rival's. With two players it looks one reply
+further: the rival answers with its best placement by the quick estimate (wars and
+replacements on inhabited land looked at first), so a move that leaves a civilization open
+to an obvious attack loses its value. The look-ahead runs on a determinised copy: the tiles
+the bot cannot see (the bag's order, the others' hands) are dealt anew with ``rng``.
+Scoring tokens wait for a rich moment (a less rich one with 3-4 players).
 
 Levels: ``normal`` as above; ``easy`` judges a small noisy sample without the look-ahead and
 spends tokens early. Deterministic given ``rng``; a failure raises (no fallback).
