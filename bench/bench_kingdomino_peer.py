@@ -80,7 +80,7 @@ def time_stolik(kingdoms: list[tuple[str, str, int]], runs: int) -> list[float]:
     for _ in range(runs):
         start = time.perf_counter()
         for _ in range(20):
-            scoring.properties.cache_clear()  # cold: the memo would answer the repeats
+            scoring.survey.cache_clear()  # cold: the memo would answer the repeats
             for terrain, crowns, size in kingdoms:
                 scoring.tally(terrain, crowns, size, discarded=0, variants=[])
         times.append((time.perf_counter() - start) * 1e6 / (20 * len(kingdoms)))
