@@ -70,9 +70,9 @@ _TWO_CROWNS = bytes.maketrans(b"0123" + CASTLE.encode() + EMPTY.encode(),
 
 
 @cache
-def _boards(size: int) -> tuple[int, int, tuple[int, ...]]:
-    """The first and the last column (every terrain bit) and ``near``: for a one-bit board
-    ``bit``, ``near[bit.bit_length()]`` holds its neighbours on the bit's terrain."""
+def _boards(size: int) -> tuple[int, int, tuple[int, ...], tuple[str, ...]]:
+    """The first and the last column (every terrain bit), and for a one-bit board ``bit``,
+    indexed by ``bit.bit_length()``: its neighbours on the bit's terrain, the terrain letter."""
     cells = size * size
     first = sum(_ALL_TERRAINS << 8 * (cells - 1 - r * size) for r in range(size))
     near = [0] * (8 * cells + 1)
@@ -80,7 +80,8 @@ def _boards(size: int) -> tuple[int, int, tuple[int, ...]]:
         for plane in range(len(_TERRAIN_LETTERS)):
             bit = 8 * (cells - 1 - cell) + plane
             near[bit + 1] = sum(1 << 8 * (cells - 1 - k) + plane for k in cells_near)
-    return first, first >> 8 * (size - 1), tuple(near)
+    letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
+    return first, first >> 8 * (size - 1), tuple(near), letters
 
 
 @lru_cache(maxsize=2048)
@@ -96,7 +97,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     property (a tie-break), and only when all their squares together outnumber the largest
     property found; then they are flooded too.
     """
-    cols_first, cols_last, near = _boards(size)
+    cols_first, cols_last, near, letter_of = _boards(size)
     board = int.from_bytes(terrain.encode().translate(_ONE_HOT), "big")
     if board & cols_first and board & cols_last:
         # Shifting sideways wraps a row's last cell onto the next row's first; a legal
@@ -111,21 +112,21 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     joined = board & (board << 8 | board >> 8 | board << row | board >> row)
     lone = board ^ joined  # squares without a neighbour of their terrain
     crowned = odd | twos
-    found = []  # (component, squares, crowns)
-    points = 0
+    found = []  # (component, property); sorted below by component
+    points = (lone & odd).bit_count() + 2 * (lone & twos).bit_count()
     crowned_lone = lone & crowned
     while crowned_lone:
         square = crowned_lone & -crowned_lone
         crowned_lone ^= square
-        crown_count = (1 if square & odd else 0) + (2 if square & twos else 0)
-        points += crown_count
-        found.append((square, 1, crown_count))
+        found.append((square, (letter_of[square.bit_length()], 1,
+                               (1 if square & odd else 0) + (2 if square & twos else 0))))
     largest = 1 if lone else 0
     seeds = joined & crowned
     left = joined
     while seeds:
         seed = seeds & -seeds
-        component = seed | near[seed.bit_length()] & left
+        at = seed.bit_length()
+        component = seed | near[at] & left
         while True:
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
@@ -139,7 +140,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
             largest = squares
         crown_count = (component & odd).bit_count() + 2 * (component & twos).bit_count()
         points += squares * crown_count
-        found.append((component, squares, crown_count))
+        found.append((component, (letter_of[at], squares, crown_count)))
     if left.bit_count() > largest:  # crownless properties that might be the largest
         while left:
             component = left & -left
@@ -153,9 +154,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
             largest = max(largest, component.bit_count())
     # disjoint components: the one holding the first cell (highest byte) is the greatest number
     found.sort(reverse=True)
-    properties = tuple([
-        (_TERRAIN_LETTERS[(component.bit_length() - 1) & 7], squares, crown_count)
-        for component, squares, crown_count in found])
+    properties = tuple([prop for _, prop in found])
     # _make: a NamedTuple's own constructor costs a Python call more (measured)
     return Survey._make((properties, points, largest, (odd.bit_count() + 2 * twos.bit_count()) // 6))
 
@@ -207,7 +206,7 @@ def tally(terrain: str, crowns: str, size: int, *, discarded: int, variants: lis
     if variants:
         points += sum(line[1] for line in _bonus_lines(
             terrain, size, discarded=discarded, variants=variants))
-    return Tally(points, found.largest, found.crowns)
+    return Tally._make((points, found.largest, found.crowns))
 
 
 def rank(tallies: list[Tally]) -> list[list[int]]:
