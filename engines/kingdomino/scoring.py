@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from engines.base import rank_by
 
-from .data import CASTLE, EMPTY, LETTER_TERRAIN, TERRAIN_ICON
+from .data import CASTLE, EMPTY, LETTER_TERRAIN, TERRAIN_ICON, TERRAIN_LETTER
 from .geometry import bounding_box, castle_index, neighbours
 
 MIDDLE_KINGDOM_POINTS = 10
@@ -57,7 +57,7 @@ class Survey(NamedTuple):
 # byte), and in a cell's byte one bit per terrain (one-hot). Shifting the board by 8 bits moves
 # every square one cell sideways, by ``8 * size`` one row; ANDed with the board, a square meets
 # only a neighbour of its own terrain, so one dilation grows every property at once.
-_TERRAIN_LETTERS = "WFLGSM"
+_TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ONE_HOT = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode(), bytes([1, 2, 4, 8, 16, 32, 0, 0]))
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
