@@ -2,19 +2,23 @@
 Pompidup/KDomino's ``calculateScoreUseCase`` (TypeScript, run on Node), on the same finished
 kingdoms, timed in one run.
 
-    python bench/bench_kingdomino_peer.py --peer /path/to/KDomino [--kingdoms 400] [--runs 7]
+    python bench/bench_kingdomino_peer.py --peer /path/to/KDomino [--kingdoms 400] [--runs 9]
 
 ``--peer`` is a checkout of github.com/Pompidup/KDomino (not part of this repository); its
 scoring module is bundled with esbuild (``npx esbuild``, from the npm registry) into a
 temporary folder. Without ``--peer`` only Stolik's figures are printed. Both sides score the
 same kingdoms (from seeded computer games, 2–4 players) and must agree on every kingdom's
-points, largest property and crowns; a disagreement stops the benchmark.
+points, largest property and crowns; a disagreement stops the benchmark. Stolik's figure is
+cold (the per-kingdom memo cleared every pass) and includes the score breakdown, which KDomino
+does not produce. Runs alternate between the two; each side reports wall-clock time and its
+own CPU time (steadier on a shared machine), medians of the runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -22,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,20 +35,29 @@ from engines.kingdomino.data import CASTLE, EMPTY, LETTER_TERRAIN  # noqa: E402
 from engines.kingdomino.game import terrain_and_crowns  # noqa: E402
 from engines.kingdomino.state import size_of  # noqa: E402
 
+# The Node side answers one timed run per line read, so that Python's and Node's runs alternate
+# (a shared machine's load then weighs on both alike); it warms up first (V8 compiles hot code
+# after a few thousand calls), as a long-running server would be.
 NODE_DRIVER = """
 import { calculateScoreUseCase } from "./score.mjs";
 import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 const kingdoms = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const runs = Number(process.argv[3]);
+const passes = Number(process.argv[3]);
 const results = kingdoms.map((k) => calculateScoreUseCase(k).value);
-const times = [];
-for (let r = 0; r < runs; r++) {
+for (let i = 0; i < passes; i++) for (const k of kingdoms) calculateScoreUseCase(k);
+console.log(JSON.stringify(results));
+for await (const _ of createInterface({ input: process.stdin })) {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < 20; i++) for (const k of kingdoms) calculateScoreUseCase(k);
-  times.push(Number(process.hrtime.bigint() - start) / 1000 / (20 * kingdoms.length));
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < passes; i++) for (const k of kingdoms) calculateScoreUseCase(k);
+  const used = process.cpuUsage(cpu);
+  const n = passes * kingdoms.length;
+  console.log(JSON.stringify({ wall: Number(process.hrtime.bigint() - start) / 1000 / n,
+                               cpu: (used.user + used.system) / n }));
 }
-console.log(JSON.stringify({ times, results }));
 """
+PASSES = 20
 
 
 def finished_kingdoms(count: int) -> list[tuple[str, str, int]]:
@@ -75,56 +89,78 @@ def peer_format(terrain: str, crowns: str, size: int) -> list[list[dict]]:
             for r in range(size)]
 
 
-def time_stolik(kingdoms: list[tuple[str, str, int]], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(20):
-            scoring.properties.cache_clear()  # cold: the memo would answer the repeats
-            for terrain, crowns, size in kingdoms:
-                scoring.tally(terrain, crowns, size, discarded=0, variants=[])
-        times.append((time.perf_counter() - start) * 1e6 / (20 * len(kingdoms)))
-    return times
+def time_stolik(kingdoms: list[tuple[str, str, int]]) -> tuple[float, float]:
+    """One run: µs per kingdom, wall clock and CPU time of this process."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(PASSES):
+        scoring.survey.cache_clear()  # cold: the memo would answer the repeats
+        for terrain, crowns, size in kingdoms:
+            scoring.tally(terrain, crowns, size, discarded=0, variants=[])
+    n = PASSES * len(kingdoms)
+    return ((time.perf_counter() - wall) * 1e6 / n, (time.process_time() - cpu) * 1e6 / n)
 
 
-def run_peer(peer: Path, kingdoms: list[tuple[str, str, int]], runs: int) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        subprocess.run(
-            ["npx", "--yes", "esbuild", str(peer / "src/core/useCases/calculateScore.ts"),
-             "--bundle", "--format=esm", "--platform=node", f"--outfile={work / 'score.mjs'}",
-             f"--tsconfig={peer / 'tsconfig.json'}"],
-            check=True, cwd=peer, capture_output=True)
-        (work / "driver.mjs").write_text(NODE_DRIVER)
-        (work / "kingdoms.json").write_text(json.dumps([peer_format(*k) for k in kingdoms]))
-        done = subprocess.run(["node", str(work / "driver.mjs"), str(work / "kingdoms.json"),
-                               str(runs)], check=True, capture_output=True, text=True)
-        return json.loads(done.stdout)
+def start_peer(peer: Path, kingdoms: list[tuple[str, str, int]], work: Path) -> subprocess.Popen:
+    subprocess.run(
+        ["npx", "--yes", "esbuild", str(peer / "src/core/useCases/calculateScore.ts"),
+         "--bundle", "--format=esm", "--platform=node", f"--outfile={work / 'score.mjs'}",
+         f"--tsconfig={peer / 'tsconfig.json'}"],
+        check=True, cwd=peer, capture_output=True)
+    (work / "driver.mjs").write_text(NODE_DRIVER)
+    (work / "kingdoms.json").write_text(json.dumps([peer_format(*k) for k in kingdoms]))
+    return subprocess.Popen(
+        ["node", str(work / "driver.mjs"), str(work / "kingdoms.json"), str(PASSES)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def ask(node: subprocess.Popen) -> Any:
+    assert node.stdin is not None and node.stdout is not None
+    node.stdin.write("run\n")
+    node.stdin.flush()
+    return json.loads(node.stdout.readline())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", type=Path, help="a checkout of Pompidup/KDomino")
     parser.add_argument("--kingdoms", type=int, default=400)
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
     kingdoms = finished_kingdoms(args.kingdoms)
-    ours = time_stolik(kingdoms, args.runs)
-    print(f"{len(kingdoms)} finished kingdoms, {args.runs} runs of 20 passes each; µs per kingdom")
-    print(f"Stolik (CPython {sys.version.split()[0]}): median {statistics.median(ours):.2f}, "
-          f"min {min(ours):.2f}")
-    if args.peer is None:
+    print(f"{len(kingdoms)} finished kingdoms, {args.runs} runs of {PASSES} passes each, "
+          f"alternating; µs per kingdom (wall clock / CPU time); load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory() as tmp:
+        node = start_peer(args.peer, kingdoms, Path(tmp)) if args.peer else None
+        try:
+            if node is not None:
+                assert node.stdout is not None
+                theirs = json.loads(node.stdout.readline())
+                for (terrain, crowns, size), result in zip(kingdoms, theirs, strict=True):
+                    mine = scoring.tally(terrain, crowns, size, discarded=0, variants=[])
+                    assert (mine.points, mine.largest, mine.crowns) == (
+                        result["points"], result["maxPropertiesSize"], result["totalCrowns"]), (
+                        terrain, result)
+            ours, peers = [], []
+            for _ in range(args.runs):
+                ours.append(time_stolik(kingdoms))
+                if node is not None:
+                    peers.append(ask(node))
+        finally:
+            if node is not None:
+                assert node.stdin is not None
+                node.stdin.close()
+                node.wait()
+    wall, cpu = (statistics.median(x) for x in zip(*ours, strict=True))
+    print(f"Stolik (CPython {sys.version.split()[0]}): median {wall:.2f} / {cpu:.2f}")
+    if not peers:
         return
-    peer = run_peer(args.peer, kingdoms, args.runs)
-    for (terrain, crowns, size), theirs in zip(kingdoms, peer["results"], strict=True):
-        mine = scoring.tally(terrain, crowns, size, discarded=0, variants=[])
-        assert (mine.points, mine.largest, mine.crowns) == (
-            theirs["points"], theirs["maxPropertiesSize"], theirs["totalCrowns"]), (terrain, theirs)
-    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"KDomino (Node {node}): median {statistics.median(peer['times']):.2f}, "
-          f"min {min(peer['times']):.2f}")
-    print(f"ratio Stolik / KDomino (medians, same run): "
-          f"{statistics.median(ours) / statistics.median(peer['times']):.2f}")
+    peer_wall = statistics.median(p["wall"] for p in peers)
+    peer_cpu = statistics.median(p["cpu"] for p in peers)
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"KDomino (Node {version}): median {peer_wall:.2f} / {peer_cpu:.2f}")
+    print(f"ratio Stolik / KDomino (medians, same run): {wall / peer_wall:.2f} / "
+          f"{cpu / peer_cpu:.2f}")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def place_value(terrain: str, crowns: str, size: int, n: int, a: int, b: int) ->
                                                                       str(d.a_crowns))
     terrain = terrain[:lo] + t_lo + terrain[lo + 1:hi] + t_hi + terrain[hi + 1:]
     crowns = crowns[:lo] + c_lo + crowns[lo + 1:hi] + c_hi + crowns[hi + 1:]
-    points = sum(p.points for p in scoring.properties(terrain, crowns, size))
+    points = scoring.survey(terrain, crowns, size).points
     near = neighbours(size)
     touching = sum(
         1 for cell in (a, b) for k in near[cell]

@@ -203,6 +203,6 @@ def _easy(state: State, seat: int, legal: list[str], rng: random.Random) -> str:
         _, first, second = code.split()
         a, b = parse_cell(first, size), parse_cell(second, size)
         assert a is not None and b is not None
-        points = sum(p.points for p in scoring.properties(*put(terrain, crowns, n, a, b), size))
+        points = scoring.survey(*put(terrain, crowns, n, a, b), size).points
         options.append((float(points), code))
     return _best(options, rng)

@@ -43,7 +43,7 @@ def test_castle_belongs_to_no_property():
     # the castle does not join the two wheat squares on either side into one property
     assert total("W1 CC W1") == 2
     terrain, crowns = terrain_and_crowns(rows_from_picture("W1 CC W1"))
-    assert [p.squares for p in scoring.properties(terrain, crowns, 9)] == [1, 1]
+    assert [squares for _, squares, _ in scoring.survey(terrain, crowns, 9).properties] == [1, 1]
 
 
 def test_full_kingdom_example():
