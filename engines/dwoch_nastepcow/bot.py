@@ -23,6 +23,7 @@ never plans sieges or terrain, so a new player can beat it.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engines.base import State
 from engines.dwoch_nastepcow import actions, rules, scoring
@@ -39,6 +40,9 @@ TAKE_CELLS_PER_TILE = 8
 MOVES_TRIED, MOVE_MARGIN = 6, 1.0
 #: Bakery, Smithy, Guardhouse: 1 per building of a colour, anyone's, to the end of the game
 COLOUR_COUNTERS = ("bakery", "smithy", "guardhouse")
+COUNTER_COLOUR = {"bakery": "yellow", "smithy": "grey", "guardhouse": "green"}
+#: share of the producers (Farm, Sawmill, Quarry) to come that an own Trading Post will count
+PRODUCER_SHARE = 0.3
 #: share of the tiles to come that will be built
 GROWTH = 0.5
 #: chance that a free cell next to an Inn or Market is filled before the end, early on;
@@ -51,6 +55,9 @@ CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
+#: a tile the bot cannot afford yet: the share of its build's worth kept per missing
+#: resource, and what each missing resource costs besides
+LATER_SHARE, SHORT_COST = 0.5, 1.0
 
 
 def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
@@ -129,15 +136,25 @@ def _tiles_to_come(state: State) -> int:
             + sum(len(h) for h in state["hands"]))
 
 
+def _to_come(state: State) -> list[str]:
+    """Ids of the tiles still to be laid (stack, reserve, hands)."""
+    return (state["stack"] + [t for t in state["reserve"] if t is not None]
+            + [t for h in state["hands"] for t in h])
+
+
 def _promise(state: State, seat: int) -> float:
     if state["phase"] == "over":
         return 0.0
     land, tiles = state["landscape"], state["tiles"]
     rival = opponent(seat)
     out = 0.0
-    # buildings that count every building of a colour grow with the game: one in three of
-    # the buildings still to come
-    growth = GROWTH * _tiles_to_come(state) / 3
+    to_come = _to_come(state)
+    # buildings that count every building of a colour grow with the game: a share of the
+    # tiles of that colour still to come
+    by_colour = Counter(tiles[t]["colour"] for t in to_come)
+    growth = {b: GROWTH * by_colour[c] for b, c in COUNTER_COLOUR.items()}
+    # producers still to come, of which the bot may build its share
+    producers = Counter(tiles[t]["building"] for t in to_come)
     later = min(1.0, _tiles_to_come(state) / TILES_LATE)  # how much of the game is left
     own_shops: set[str] = set()
     for cell, spot in land.items():
@@ -160,7 +177,7 @@ def _promise(state: State, seat: int) -> float:
             if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
                 out += hope
         elif building in COLOUR_COUNTERS:
-            out += growth * (2 if _doubled(state, seat, cell) else 1)
+            out += growth[building] * (2 if _doubled(state, seat, cell) else 1)
         elif building in ("inn", "market"):
             if building == "inn":
                 ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
@@ -168,6 +185,9 @@ def _promise(state: State, seat: int) -> float:
             else:
                 free = sum(1 for n in neighbours4(cell) if n not in land)
             out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
+        elif building == "trading_post":
+            out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
+                    * (2 if _doubled(state, seat, cell) else 1))
         elif building == "siege_tower":
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
@@ -215,7 +235,9 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
             worth = max(_outcome(after, seat, c) for c in builds) - base
         else:
             have = rules.available_resources(after, seat)
-            worth = -float(rules.shortfall(state["tiles"][tile_id]["cost"], have))
+            short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
+            later = _unpaid_build(after, seat, tile_id, rng) - base
+            worth = LATER_SHARE ** short * max(0.0, later) - SHORT_COST * short
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
             best = candidate
@@ -251,6 +273,22 @@ def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> s
     if best is not None and best[0] > 0:
         return best[2]
     return None
+
+
+def _unpaid_build(state: State, seat: int, tile_id: str, rng: random.Random) -> float:
+    """The best value of building ``tile_id`` from hand as if it were paid for: what the
+    tile promises once the resources are there."""
+    cells = rules.placement_cells(state, seat)
+    if len(cells) > TAKE_CELLS_PER_TILE:
+        cells = rng.sample(cells, TAKE_CELLS_PER_TILE)
+    best = float("-inf")
+    for cell in cells:
+        new = copy_state(state)
+        new["hands"][seat].remove(tile_id)
+        new["landscape"][cell] = {
+            "tile": tile_id, "face": "up", "owner": seat, "used": False, "destroyed": False}
+        best = max(best, value(new, seat))
+    return best
 
 
 def _reposition(state: State, seat: int, moves: list[str], direct: float,
