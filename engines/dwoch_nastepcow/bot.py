@@ -29,6 +29,7 @@ from engines.base import State
 from engines.dwoch_nastepcow import actions, rules, scoring
 from engines.dwoch_nastepcow.data import CRAFT_SHOPS
 from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
+from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import HAND_LIMIT, copy_state, opponent
 
 LEVELS = ("easy", "normal")
@@ -53,11 +54,16 @@ CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 #: promise of a rival building orthogonally next to an own Siege Tower (a second tower
 #: next to it destroys it), and of a Guild whose shop the bot may still build
 SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
+#: a troop in the royal reserve while the game lasts (one more tile in reach)
+RESERVE_TROOP = 1.0
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
 #: a tile the bot cannot afford yet: the share of its build's worth kept per missing
 #: resource, and what each missing resource costs besides
 LATER_SHARE, SHORT_COST = 0.5, 1.0
+#: weight of what the rival's best tile in reach would bring it, once the take has moved
+#: the shield (the take decides which tiles the rival can reach)
+DENY = 1.0
 
 
 def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
@@ -192,6 +198,9 @@ def _promise(state: State, seat: int) -> float:
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
                 if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
+    # a troop in the royal reserve widens the reach (choice of tile, resources) while the
+    # game lasts; near the end the troops are worth more doubling buildings
+    out += RESERVE_TROOP * later * sum(1 for t in state["troops"][seat] if t["at"] is None)
     for spot in land.values():
         if spot["face"] == "up" and spot["owner"] == seat:
             record = tiles[spot["tile"]]
@@ -238,11 +247,26 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
             short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
             later = _unpaid_build(after, seat, tile_id, rng) - base
             worth = LATER_SHARE ** short * max(0.0, later) - SHORT_COST * short
+        if DENY:
+            worth -= DENY * _rival_pick(after, opponent(seat), rng)
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
             best = candidate
     assert best is not None
     return best[2]
+
+
+def _rival_pick(state: State, rival: int, rng: random.Random) -> float:
+    """What the rival's best tile in reach (after the bot's take moved the shield) would
+    bring the rival: its build's worth, a share per missing resource."""
+    base = value(state, rival)
+    have = rules.available_resources(state, rival)
+    best = 0.0
+    for tile_id in tiles_in_reach(state, rival):
+        short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
+        gain = _unpaid_build(state, rival, tile_id, rng) - base
+        best = max(best, LATER_SHARE ** short * gain)
+    return best
 
 
 def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> str | None:
@@ -284,7 +308,10 @@ def _unpaid_build(state: State, seat: int, tile_id: str, rng: random.Random) -> 
     best = float("-inf")
     for cell in cells:
         new = copy_state(state)
-        new["hands"][seat].remove(tile_id)
+        if tile_id in new["hands"][seat]:
+            new["hands"][seat].remove(tile_id)
+        else:  # still in the royal reserve
+            new["reserve"][new["reserve"].index(tile_id)] = None
         new["landscape"][cell] = {
             "tile": tile_id, "face": "up", "owner": seat, "used": False, "destroyed": False}
         best = max(best, value(new, seat))
