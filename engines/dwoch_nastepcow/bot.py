@@ -4,17 +4,21 @@ promises, so it uses every mechanism of every set.
 Each candidate action is applied to a copy and valued by :func:`value`: the final score
 margin if the game ended now (every building's effect, troops doubling, roads) plus, for
 each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
-buildings still to come, an Inn or a Market with its free cells, a Craft shop whose layout
-cells are still free or already right, a Guild's shop to come, a Siege Tower already
-touching a rival building. A
-build that raises a siege is valued with its best destroy (or spare). Open terrain is laid
-when the discount lets a building be built this turn, when it scores by itself (a colour
-area, a Craft layout, an Inn line) or instead of a tile the hand limit would throw away.
+tiles of its colour still to come, a Trading Post with the producers it counts, an Inn or a
+Market with its free cells, a Craft shop whose layout cells are still free or already right,
+a Guild's shop to come, a Siege Tower already touching a rival building, a troop in the
+royal reserve while the game lasts. A build that raises a siege is valued with its best
+destroy (or spare). Open terrain is laid when the discount lets a building be built this
+turn, when it scores by itself (a colour area, a Craft layout, an Inn line) or instead of a
+tile the hand limit would throw away.
 
-Order of thought in a turn: build while a build gains (before taking: a tile in reach
-gives its resource); take the tile with the best build to come; lay open terrain as above;
-move a troop when that makes a building affordable or doubles one; turn a Camp only with an
-empty hand (an unused Camp scores 2); end the turn.
+Order of thought in a turn: build while a build gains (before taking: a tile in reach gives
+its resource); take the tile with the best build to come (one it cannot afford yet at a
+share per missing resource) less what it leaves the rival: the take moves the royal shield
+to the taken slot, so it decides which tiles the rival reaches next, and the rival's best of
+them (the same estimate, from the rival's side) counts against it; lay open terrain as
+above; move a troop when that makes a building affordable or doubles one; turn a Camp only
+with an empty hand (an unused Camp scores 2); end the turn.
 
 Levels: ``normal`` as above; ``easy`` looks at a few cells per tile, takes at random and
 never plans sieges or terrain, so a new player can beat it.
@@ -230,8 +234,9 @@ def _best(state: State, seat: int, codes: list[str], rng: random.Random) -> tupl
 
 # --- the parts of a turn -----------------------------------------------------------------------
 def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
-    """The tile whose best build (now, with what the take leaves in reach) gains most; a
-    tile that cannot be built yet is worth its cheapest shortfall less."""
+    """The tile whose best build (now, with what the take leaves in reach) gains most, less
+    what the rival's best tile in reach then brings it; a tile that cannot be built yet is
+    worth a share of its build per missing resource, less the shortfall."""
     base = value(state, seat)
     best: tuple[float, float, str] | None = None
     for code in takes:
