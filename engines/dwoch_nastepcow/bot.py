@@ -4,17 +4,21 @@ promises, so it uses every mechanism of every set.
 Each candidate action is applied to a copy and valued by :func:`value`: the final score
 margin if the game ended now (every building's effect, troops doubling, roads) plus, for
 each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
-buildings still to come, an Inn or a Market with its free cells, a Craft shop whose layout
-cells are still free or already right, a Guild's shop to come, a Siege Tower already
-touching a rival building. A
-build that raises a siege is valued with its best destroy (or spare). Open terrain is laid
-when the discount lets a building be built this turn, when it scores by itself (a colour
-area, a Craft layout, an Inn line) or instead of a tile the hand limit would throw away.
+tiles of its colour still to come, a Trading Post with the producers it counts, an Inn or a
+Market with its free cells, a Craft shop whose layout cells are still free or already right,
+a Guild's shop to come, a Siege Tower already touching a rival building, a troop in the
+royal reserve while the game lasts. A build that raises a siege is valued with its best
+destroy (or spare). Open terrain is laid when the discount lets a building be built this
+turn, when it scores by itself (a colour area, a Craft layout, an Inn line) or instead of a
+tile the hand limit would throw away.
 
-Order of thought in a turn: build while a build gains (before taking: a tile in reach
-gives its resource); take the tile with the best build to come; lay open terrain as above;
-move a troop when that makes a building affordable or doubles one; turn a Camp only with an
-empty hand (an unused Camp scores 2); end the turn.
+Order of thought in a turn: build while a build gains (before taking: a tile in reach gives
+its resource); take the tile with the best build to come (one it cannot afford yet at a
+share per missing resource) less what it leaves the rival: the take moves the royal shield
+to the taken slot, so it decides which tiles the rival reaches next, and the rival's best of
+them (the same estimate, from the rival's side) counts against it; lay open terrain as
+above; move a troop when that makes a building affordable or doubles one; turn a Camp only
+with an empty hand (an unused Camp scores 2); end the turn.
 
 Levels: ``normal`` as above; ``easy`` looks at a few cells per tile, takes at random and
 never plans sieges or terrain, so a new player can beat it.
@@ -23,11 +27,13 @@ never plans sieges or terrain, so a new player can beat it.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engines.base import State
 from engines.dwoch_nastepcow import actions, rules, scoring
 from engines.dwoch_nastepcow.data import CRAFT_SHOPS
 from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
+from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import HAND_LIMIT, copy_state, opponent
 
 LEVELS = ("easy", "normal")
@@ -39,6 +45,9 @@ TAKE_CELLS_PER_TILE = 8
 MOVES_TRIED, MOVE_MARGIN = 6, 1.0
 #: Bakery, Smithy, Guardhouse: 1 per building of a colour, anyone's, to the end of the game
 COLOUR_COUNTERS = ("bakery", "smithy", "guardhouse")
+COUNTER_COLOUR = {"bakery": "yellow", "smithy": "grey", "guardhouse": "green"}
+#: share of the producers (Farm, Sawmill, Quarry) to come that an own Trading Post will count
+PRODUCER_SHARE = 0.3
 #: share of the tiles to come that will be built
 GROWTH = 0.5
 #: chance that a free cell next to an Inn or Market is filled before the end, early on;
@@ -49,8 +58,16 @@ CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
 #: promise of a rival building orthogonally next to an own Siege Tower (a second tower
 #: next to it destroys it), and of a Guild whose shop the bot may still build
 SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
+#: a troop in the royal reserve while the game lasts (one more tile in reach)
+RESERVE_TROOP = 1.0
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
+#: a tile the bot cannot afford yet: the share of its build's worth kept per missing
+#: resource, and what each missing resource costs besides
+LATER_SHARE, SHORT_COST = 0.5, 1.0
+#: weight of what the rival's best tile in reach would bring it, once the take has moved
+#: the shield (the take decides which tiles the rival can reach)
+DENY = 1.0
 
 
 def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
@@ -129,15 +146,25 @@ def _tiles_to_come(state: State) -> int:
             + sum(len(h) for h in state["hands"]))
 
 
+def _to_come(state: State) -> list[str]:
+    """Ids of the tiles still to be laid (stack, reserve, hands)."""
+    return (state["stack"] + [t for t in state["reserve"] if t is not None]
+            + [t for h in state["hands"] for t in h])
+
+
 def _promise(state: State, seat: int) -> float:
     if state["phase"] == "over":
         return 0.0
     land, tiles = state["landscape"], state["tiles"]
     rival = opponent(seat)
     out = 0.0
-    # buildings that count every building of a colour grow with the game: one in three of
-    # the buildings still to come
-    growth = GROWTH * _tiles_to_come(state) / 3
+    to_come = _to_come(state)
+    # buildings that count every building of a colour grow with the game: a share of the
+    # tiles of that colour still to come
+    by_colour = Counter(tiles[t]["colour"] for t in to_come)
+    growth = {b: GROWTH * by_colour[c] for b, c in COUNTER_COLOUR.items()}
+    # producers still to come, of which the bot may build its share
+    producers = Counter(tiles[t]["building"] for t in to_come)
     later = min(1.0, _tiles_to_come(state) / TILES_LATE)  # how much of the game is left
     own_shops: set[str] = set()
     for cell, spot in land.items():
@@ -160,7 +187,7 @@ def _promise(state: State, seat: int) -> float:
             if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
                 out += hope
         elif building in COLOUR_COUNTERS:
-            out += growth * (2 if _doubled(state, seat, cell) else 1)
+            out += growth[building] * (2 if _doubled(state, seat, cell) else 1)
         elif building in ("inn", "market"):
             if building == "inn":
                 ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
@@ -168,10 +195,16 @@ def _promise(state: State, seat: int) -> float:
             else:
                 free = sum(1 for n in neighbours4(cell) if n not in land)
             out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
+        elif building == "trading_post":
+            out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
+                    * (2 if _doubled(state, seat, cell) else 1))
         elif building == "siege_tower":
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
                 if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
+    # a troop in the royal reserve widens the reach (choice of tile, resources) while the
+    # game lasts; near the end the troops are worth more doubling buildings
+    out += RESERVE_TROOP * later * sum(1 for t in state["troops"][seat] if t["at"] is None)
     for spot in land.values():
         if spot["face"] == "up" and spot["owner"] == seat:
             record = tiles[spot["tile"]]
@@ -201,8 +234,9 @@ def _best(state: State, seat: int, codes: list[str], rng: random.Random) -> tupl
 
 # --- the parts of a turn -----------------------------------------------------------------------
 def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
-    """The tile whose best build (now, with what the take leaves in reach) gains most; a
-    tile that cannot be built yet is worth its cheapest shortfall less."""
+    """The tile whose best build (now, with what the take leaves in reach) gains most, less
+    what the rival's best tile in reach then brings it; a tile that cannot be built yet is
+    worth a share of its build per missing resource, less the shortfall."""
     base = value(state, seat)
     best: tuple[float, float, str] | None = None
     for code in takes:
@@ -215,12 +249,29 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
             worth = max(_outcome(after, seat, c) for c in builds) - base
         else:
             have = rules.available_resources(after, seat)
-            worth = -float(rules.shortfall(state["tiles"][tile_id]["cost"], have))
+            short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
+            later = _unpaid_build(after, seat, tile_id, rng) - base
+            worth = LATER_SHARE ** short * max(0.0, later) - SHORT_COST * short
+        if DENY:
+            worth -= DENY * _rival_pick(after, opponent(seat), rng)
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
             best = candidate
     assert best is not None
     return best[2]
+
+
+def _rival_pick(state: State, rival: int, rng: random.Random) -> float:
+    """What the rival's best tile in reach (after the bot's take moved the shield) would
+    bring the rival: its build's worth, a share per missing resource."""
+    base = value(state, rival)
+    have = rules.available_resources(state, rival)
+    best = 0.0
+    for tile_id in tiles_in_reach(state, rival):
+        short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
+        gain = _unpaid_build(state, rival, tile_id, rng) - base
+        best = max(best, LATER_SHARE ** short * gain)
+    return best
 
 
 def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> str | None:
@@ -251,6 +302,25 @@ def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> s
     if best is not None and best[0] > 0:
         return best[2]
     return None
+
+
+def _unpaid_build(state: State, seat: int, tile_id: str, rng: random.Random) -> float:
+    """The best value of building ``tile_id`` from hand as if it were paid for: what the
+    tile promises once the resources are there."""
+    cells = rules.placement_cells(state, seat)
+    if len(cells) > TAKE_CELLS_PER_TILE:
+        cells = rng.sample(cells, TAKE_CELLS_PER_TILE)
+    best = float("-inf")
+    for cell in cells:
+        new = copy_state(state)
+        if tile_id in new["hands"][seat]:
+            new["hands"][seat].remove(tile_id)
+        else:  # still in the royal reserve
+            new["reserve"][new["reserve"].index(tile_id)] = None
+        new["landscape"][cell] = {
+            "tile": tile_id, "face": "up", "owner": seat, "used": False, "destroyed": False}
+        best = max(best, value(new, seat))
+    return best
 
 
 def _reposition(state: State, seat: int, moves: list[str], direct: float,

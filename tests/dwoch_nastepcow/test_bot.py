@@ -11,7 +11,7 @@ import pytest
 from engines.dwoch_nastepcow import GAME
 from engines.dwoch_nastepcow import bot as dwoch_bot
 
-from .helpers import BLUE, WHITE, blank, put, tile, troop
+from .helpers import BLUE, WHITE, blank, put, reserve, tile, troop
 
 SET_CHOICES = [[], ["war", "patrol", "craft"], ["travel", "war", "craft"],
                ["lands", "trade", "patrol"]]
@@ -96,3 +96,32 @@ def test_a_crashing_bot_fails_loudly(monkeypatch):
     seat = GAME.to_act(state)[0]
     with pytest.raises(RuntimeError, match="bot bug"):
         GAME.bot_action(state, seat, random.Random(0))
+
+
+def _shield_position() -> dict:
+    """White reaches two tiles: a Farm (no points) and a Camp (2 points). The take moves
+    the shield to the taken slot and Blue, with every troop out, reaches the one slot after
+    it: the Camp after taking the Farm, a Cathedral (5 points, affordable) after the Camp."""
+    s = blank()
+    put(s, "M13", tile("S", "cathedral", "grey"), face="down")
+    put(s, "L13", tile("S2", "cathedral", "grey"), face="down")
+    troop(s, WHITE, 0, "M13")
+    troop(s, WHITE, 1, "L13")
+    for index, cell in enumerate(("M16", "M17", "M18")):
+        put(s, cell, tile(f"B{index}", "cathedral", "grey"), face="down")
+        troop(s, BLUE, index, cell)
+    reserve(s, {1: tile("F", "farm", "yellow"), 2: tile("C", "camp", "green"),
+                3: tile("K", "cathedral", "grey")})
+    return s
+
+
+def test_normal_takes_the_tile_that_leaves_the_rival_the_least():
+    s = _shield_position()
+    assert GAME.bot_action(s, WHITE, random.Random(0)) == "take F", (
+        "taking the Camp would hand Blue the Cathedral")
+
+
+def test_without_the_rivals_reply_the_camp_would_be_taken(monkeypatch):
+    # the position above tests the look at the rival's reply, not a tie or another rule
+    monkeypatch.setattr(dwoch_bot, "DENY", 0.0)
+    assert GAME.bot_action(_shield_position(), WHITE, random.Random(0)) == "take C"
