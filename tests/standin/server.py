@@ -458,6 +458,8 @@ class Discord:
         for n in range(channels):
             self.add_channel(f"table-{n + 1}")
         self.messages: dict[int, Message] = {}
+        #: channel id -> its messages, oldest first (a channel's read need not scan them all)
+        self._in_channel: dict[int, list[Message]] = defaultdict(list)
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -946,6 +948,7 @@ class Discord:
         if message.ephemeral and interaction is not None:
             message.visible_to = interaction.user_id
         self.messages[message.id] = message
+        self._in_channel[channel_id].append(message)
         return message
 
     def _apply_edit(self, message: Message, body: dict[str, Any], files: list[Attachment]) -> None:
@@ -1281,7 +1284,7 @@ class Discord:
 
     # --- reading what happened -----------------------------------------------------------
     def channel_messages(self, channel_id: int, *, public_only: bool = True) -> list[Message]:
-        out = [m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted]
+        out = [m for m in self._in_channel.get(channel_id, ()) if not m.deleted]
         if public_only:
             out = [m for m in out if m.public]
         return sorted(out, key=lambda m: m.id)
