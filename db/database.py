@@ -412,23 +412,29 @@ class SqliteDatabase(Database):
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
                     guarded: bool = False) -> list[int]:
-        """One round trip to the writer's thread (see :class:`_SqliteConnection`); another
-        process's write lock is waited for asynchronously, as in :meth:`transaction`."""
+        """One round trip to the writer's thread (see :class:`_SqliteConnection`), several
+        batches in flight at once; another process's write lock is waited for asynchronously,
+        as in :meth:`transaction`."""
         assert self.conn is not None, "Database.open() first"
         work = [(sql, tuple(params)) for sql, params in statements]
         give_up = time.monotonic() + self.lock_wait
-        async with self._write:
-            self.statements += len(work) + 2
-            while True:
-                try:
-                    counts = await self.conn.run(_run_batch, work, guarded)
-                    break
-                except _WriteLockBusy as exc:
-                    if time.monotonic() >= give_up:
-                        raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
-                    await asyncio.sleep(0.02)
-                except sqlite3.Error as exc:
-                    raise _sqlite_failure(exc) from exc
+        self.statements += len(work) + 2
+        while True:
+            # the lock only orders the batch on the writer's queue: the thread runs a batch
+            # whole, so batches need not wait for each other's round trips, only for a
+            # transaction() in progress (holding the lock across its statements)
+            async with self._write:
+                done = asyncio.ensure_future(self.conn.run(_run_batch, work, guarded))
+                await asyncio.sleep(0)  # its first step has put the batch on the queue
+            try:
+                counts = await done
+                break
+            except _WriteLockBusy as exc:
+                if time.monotonic() >= give_up:
+                    raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
+                await asyncio.sleep(0.02)
+            except sqlite3.Error as exc:
+                raise _sqlite_failure(exc) from exc
         if counts is None:
             raise StaleVersion("the guarded write found the row moved on")
         return counts

@@ -99,6 +99,33 @@ async def test_a_guarded_batch_whose_guard_missed_writes_nothing(db_path):
                               guarded=True) == [1]
 
 
+async def test_batches_in_flight_never_interleave_with_a_transaction(db_path):
+    async with Database(db_path) as db:
+        async def open_transaction() -> int:
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO dm_refusals VALUES (1000, 'tx')")
+                await asyncio.sleep(0.01)  # batches queue up meanwhile
+                (count,) = await tx.fetchone("SELECT COUNT(*) FROM dm_refusals")
+                await tx.execute("UPDATE dm_refusals SET until = ? WHERE user_id = 1000",
+                                 (str(count),))
+                return int(count)
+
+        async def batch(n: int) -> list[int]:
+            return await db.batch([("INSERT INTO dm_refusals VALUES (?, 'b')", (n,)),
+                                   ("UPDATE dm_refusals SET until = 'batch' WHERE user_id = ?",
+                                    (n,))])
+
+        results = await asyncio.gather(*(batch(n) for n in range(20)), open_transaction(),
+                                       *(batch(n) for n in range(20, 40)))
+        assert all(r == [1, 1] for r in results[:20] + results[21:])
+        # the transaction saw a stable set: its own row and whole batches, nothing half done
+        seen = results[20]
+        (kept,) = await db.fetchone("SELECT until FROM dm_refusals WHERE user_id = 1000")
+        assert kept == str(seen) and 1 <= seen <= 41
+        assert (await db.fetchone("SELECT COUNT(*) FROM dm_refusals WHERE until = 'batch'"))[0] \
+            == 40
+
+
 async def test_readers_never_see_an_open_transaction(db_path):
     async with Database(db_path) as db:
         async with db.transaction() as tx:
