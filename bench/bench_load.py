@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import os
 import random
 import resource
@@ -63,12 +64,28 @@ def load_average() -> str:
     return " / ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
+def board_requests(discord: Discord, clicks: list[tuple[int, float]]) -> list[float]:
+    """For each act click: how long until the stand-in had the bot's next request carrying an
+    image in that channel (a new board or an edit), i.e. the bot's share of click -> board."""
+    with_image: dict[str, list[float]] = {}
+    for call in discord.calls:
+        if call.files:
+            with_image.setdefault(call.major, []).append(call.t)
+    out = []
+    for channel_id, sent_at in clicks:
+        times = with_image.get(str(channel_id), [])
+        at = bisect.bisect_left(times, sent_at)
+        if at < len(times):
+            out.append(times[at] - sent_at)
+    return out
+
+
 def ms(value: float) -> str:
     return f"{value * 1000:.0f} ms"
 
 
 async def play(table: Table, game_id: str, stop_at: float, board_times: list[float],
-               errors: list[str]) -> int:
+               errors: list[str], clicks: list[tuple[int, float]] | None = None) -> int:
     hidden = engines.get(game_id).meta.hidden_information
     moves = 0
     while time.monotonic() < stop_at and not table.finished():
@@ -89,6 +106,8 @@ async def play(table: Table, game_id: str, stop_at: float, board_times: list[flo
         if board is not None:
             shown = next((s.t for s in board.history if s.t >= act.sent_at), board.created)
             board_times.append(shown - act.sent_at)
+            if clicks is not None:
+                clicks.append((table.channel_id, act.sent_at))
         moves += 1
     return moves
 
@@ -179,7 +198,8 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     cpu1 = bot.cpu_seconds()
     tree1 = bot.cpu_seconds(tree=True)
     own1 = own_cpu_seconds()
-    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors)
+    clicks: list[tuple[int, float]] = []
+    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors, clicks)
                                     for t, o in zip(tables, opened, strict=True)
                                     if not isinstance(o, BaseException)))
     wall = time.monotonic() - t1
@@ -206,6 +226,11 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
           f"{sum(1 for v in first if v >= 3)}, unanswered: {len(unanswered)}")
     print(f"act click -> new board image: p50 {ms(statistics.median(board_times))}, "
           f"p99 {ms(pct(board_times, 0.99))}, max {ms(max(board_times))}")
+    to_request = board_requests(discord, clicks)
+    if to_request:
+        print(f"  of which act click -> the board's request received by the stand-in: p50 "
+              f"{ms(statistics.median(to_request))}, p99 {ms(pct(to_request, 0.99))} (the bot's "
+              f"part; the rest is the stand-in answering and the players seeing it)")
     print(f"API calls per move: {channel_calls / max(moves, 1):.2f} channel calls, "
           f"{calls / max(moves, 1):.2f} in all (callbacks, follow-ups, DMs included)")
     print(f"bot memory: RSS {memory['VmRSS'] / 2**20:.0f} MiB, peak {memory['VmHWM'] / 2**20:.0f} MiB"

@@ -564,8 +564,11 @@ class Discord:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise TimeoutError(f"stand-in: timed out waiting for {what}")
+                # asyncio.timeout, not wait_for: wait_for made a task for every waiter at
+                # every change (a fifth of the bench's CPU with 400 players waiting)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+                    async with asyncio.timeout(min(left, 0.5)):
+                        await self._changed.wait()
 
     async def wait_ready(self, timeout: float = 60.0) -> GatewaySession:
         """The bot identified, got READY and GUILD_CREATE, and sent its first heartbeat."""
