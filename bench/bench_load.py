@@ -2,6 +2,7 @@
 
     python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
                                [--render-workers N] [--shards N] [--postgres | --db URL]
+                               [--check-spec]
 
 ``--shards N`` runs the bot as N processes, one shard each (``STOLIK_SHARD_COUNT`` /
 ``STOLIK_SHARD_IDS``), the games spread over N guilds, one on each shard; ``--postgres`` puts
@@ -17,6 +18,12 @@ next click as soon as the new board is up). Reports, for the bot (a separate ``p
 - event-loop lag: the stand-in asks for a heartbeat every 250 ms; discord.py sends it from the
   bot's event loop, so the delay past 250 ms is how long that loop was blocked
 
+The stand-in checks no request body against Discord's OpenAPI spec here unless
+``--check-spec`` is given: jsonschema took about half of this process's CPU at 200 games, so
+the load generator, not the bot, set the pace (the end-to-end tests check every body).
+Also reported: the load average, and CPU milliseconds per move of each process (the bot's
+event-loop process, its render processes, and this process: the stand-in and the players).
+
 Stops by itself after ``--seconds`` of play (the games need not finish). Loopback only.
 """
 
@@ -24,7 +31,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
+import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -44,12 +54,38 @@ HEARTBEAT = 0.25
 
 
 
+def own_cpu_seconds() -> float:
+    """CPU time of this process (the stand-in and the simulated players)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load_average() -> str:
+    return " / ".join(f"{v:.1f}" for v in os.getloadavg())
+
+
+def board_requests(discord: Discord, clicks: list[tuple[int, float]]) -> list[float]:
+    """For each act click: how long until the stand-in had the bot's next request carrying an
+    image in that channel (a new board or an edit), i.e. the bot's share of click -> board."""
+    with_image: dict[str, list[float]] = {}
+    for call in discord.calls:
+        if call.files:
+            with_image.setdefault(call.major, []).append(call.t)
+    out = []
+    for channel_id, sent_at in clicks:
+        times = with_image.get(str(channel_id), [])
+        at = bisect.bisect_left(times, sent_at)
+        if at < len(times):
+            out.append(times[at] - sent_at)
+    return out
+
+
 def ms(value: float) -> str:
     return f"{value * 1000:.0f} ms"
 
 
 async def play(table: Table, game_id: str, stop_at: float, board_times: list[float],
-               errors: list[str]) -> int:
+               errors: list[str], clicks: list[tuple[int, float]] | None = None) -> int:
     hidden = engines.get(game_id).meta.hidden_information
     moves = 0
     while time.monotonic() < stop_at and not table.finished():
@@ -70,6 +106,8 @@ async def play(table: Table, game_id: str, stop_at: float, board_times: list[flo
         if board is not None:
             shown = next((s.t for s in board.history if s.t >= act.sent_at), board.created)
             board_times.append(shown - act.sent_at)
+            if clicks is not None:
+                clicks.append((table.channel_id, act.sent_at))
         moves += 1
     return moves
 
@@ -107,8 +145,10 @@ class Bots:
 
 
 async def run(games: int, seconds: float, game_id: str, players: int,
-              render_workers: str | None = None, shards: int = 0, db: str | None = None) -> None:
-    discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT)
+              render_workers: str | None = None, shards: int = 0, db: str | None = None,
+              check_spec: bool = False) -> None:
+    discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT,
+                      check_spec=check_spec)
     if shards:
         discord.required_shards = shards
         guilds = [discord.add_guild(f"shard {n}", shard=(n, shards)) for n in range(shards)]
@@ -134,7 +174,8 @@ async def run(games: int, seconds: float, game_id: str, players: int,
 async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_id: str,
                   players: int) -> None:
     await bot.start()
-    print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play")
+    print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play, "
+          f"spec checks {'on' if discord.check_spec else 'off'}, load average {load_average()}")
     rng = random.Random(1)
     tables = []
     for n, channel in enumerate(discord.text_channels[:games]):
@@ -156,12 +197,15 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     t1 = time.monotonic()
     cpu1 = bot.cpu_seconds()
     tree1 = bot.cpu_seconds(tree=True)
-    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors)
+    own1 = own_cpu_seconds()
+    clicks: list[tuple[int, float]] = []
+    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors, clicks)
                                     for t, o in zip(tables, opened, strict=True)
                                     if not isinstance(o, BaseException)))
     wall = time.monotonic() - t1
     cpu = bot.cpu_seconds() - cpu1
     tree_cpu = bot.cpu_seconds(tree=True) - tree1
+    own_cpu = own_cpu_seconds() - own1
     memory = bot.memory()
     tree_memory = bot.memory(tree=True)
     workers = len(bot.processes()) - len(bot.processes_)
@@ -182,6 +226,11 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
           f"{sum(1 for v in first if v >= 3)}, unanswered: {len(unanswered)}")
     print(f"act click -> new board image: p50 {ms(statistics.median(board_times))}, "
           f"p99 {ms(pct(board_times, 0.99))}, max {ms(max(board_times))}")
+    to_request = board_requests(discord, clicks)
+    if to_request:
+        print(f"  of which act click -> the board's request received by the stand-in: p50 "
+              f"{ms(statistics.median(to_request))}, p99 {ms(pct(to_request, 0.99))} (the bot's "
+              f"part; the rest is the stand-in answering and the players seeing it)")
     print(f"API calls per move: {channel_calls / max(moves, 1):.2f} channel calls, "
           f"{calls / max(moves, 1):.2f} in all (callbacks, follow-ups, DMs included)")
     print(f"bot memory: RSS {memory['VmRSS'] / 2**20:.0f} MiB, peak {memory['VmHWM'] / 2**20:.0f} MiB"
@@ -193,6 +242,13 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     print(f"event-loop lag (heartbeat delay past {HEARTBEAT * 1000:.0f} ms): p50 "
           f"{ms(statistics.median(lag))}, p99 {ms(pct(lag, 0.99))}, max {ms(max(lag))} "
           f"({len(lag)} beats)")
+    per_move = 1000 / max(moves, 1)
+    print(f"CPU per move: bot event-loop process {cpu * per_move:.1f} ms, render processes "
+          f"{(tree_cpu - cpu) * per_move:.1f} ms, stand-in + players (this process) "
+          f"{own_cpu * per_move:.1f} ms ({100 * own_cpu / wall:.0f}% of one core); "
+          f"load average after: {load_average()}")
+    if discord.violations:
+        print(f"{len(discord.violations)} stand-in violations, first: {discord.violations[:3]}")
     if errors:
         print("first errors:", errors[:3])
 
@@ -210,6 +266,8 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="the bot's database: a path or postgresql:// URL")
     parser.add_argument("--postgres", action="store_true",
                         help="start a throwaway PostgreSQL server (tests/pg.py) for the bot")
+    parser.add_argument("--check-spec", action="store_true",
+                        help="check every request body against Discord's OpenAPI spec (slow)")
     args = parser.parse_args()
     if args.postgres:
         from tests.pg import PostgresServer
@@ -217,12 +275,13 @@ def main() -> None:
         server = PostgresServer().start()
         try:
             asyncio.run(run(args.games, args.seconds, args.game, args.players,
-                            args.render_workers, args.shards, server.new_database()))
+                            args.render_workers, args.shards, server.new_database(),
+                            args.check_spec))
         finally:
             server.stop()
         return
     asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers,
-                    args.shards, args.db))
+                    args.shards, args.db, args.check_spec))
 
 
 if __name__ == "__main__":

@@ -184,6 +184,19 @@ class Database:
     def session_lock(self, key: int) -> Any:
         raise NotImplementedError
 
+    async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                    guarded: bool = False) -> list[int]:
+        """Run ``statements`` in ONE transaction; returns each one's row count. ``guarded``:
+        the first is a guarded write (``... WHERE version = ?``); when it changed no row, nothing
+        is written and :class:`StaleVersion` is raised."""
+        async with self.transaction() as tx:
+            counts = []
+            for sql, params in statements:
+                counts.append(await tx.execute(sql, params))
+                if guarded and counts[0] != 1:
+                    raise StaleVersion("the guarded write found the row moved on")
+            return counts
+
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         raise NotImplementedError
 
@@ -232,6 +245,48 @@ def _sqlite_failure(exc: sqlite3.Error) -> Exception:
     return StoreError(f"{type(exc).__name__}: {exc}")
 
 
+class _WriteLockBusy(Exception):
+    """In the writer's thread: BEGIN IMMEDIATE found another process writing."""
+
+
+def _run_batch(conn: sqlite3.Connection, statements: list[tuple[str, tuple[Any, ...]]],
+               guarded: bool) -> list[int] | None:
+    """BEGIN IMMEDIATE ... COMMIT on the writer's own thread; None when the first write of a
+    guarded batch changed nothing (rolled back)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise _WriteLockBusy() from exc
+        raise
+    try:
+        counts = []
+        for sql, params in statements:
+            counts.append(conn.execute(sql, params).rowcount)
+            if guarded and counts[0] != 1:
+                conn.execute("ROLLBACK")
+                return None
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    return counts
+
+
+class _SqliteConnection(aiosqlite.Connection):
+    """aiosqlite's connection plus :meth:`run`: a whole function on the connection's thread.
+
+    Each ``await execute`` is a round trip between the event loop and that thread, and a
+    transaction holds the one write lock across all of its round trips: under load (a busy
+    loop, a busy machine) a move's three transactions held it ~10 ms each and moves queued
+    behind it for seconds (bench/bench_load.py). A batch is one round trip."""
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        return await self._execute(lambda: fn(self._conn, *args))
+
+
 class SqliteTx(Tx):
     def __init__(self, db: SqliteDatabase, conn: aiosqlite.Connection) -> None:
         self.db, self.conn = db, conn
@@ -270,15 +325,17 @@ class SqliteDatabase(Database):
     def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT) -> None:
         super().__init__(target, lock_wait=lock_wait)
         self.path = self.target
-        self.conn: aiosqlite.Connection | None = None  # the writer
-        self.reader: aiosqlite.Connection | None = None
+        self.conn: _SqliteConnection | None = None  # the writer
+        self.reader: _SqliteConnection | None = None
         # one writer connection: its transactions must not interleave (a connection rule,
         # not a correctness one: two processes are kept apart by SQLite's own lock)
         self._write = asyncio.Lock()
         self._lock_fd: int | None = None
 
-    async def _connect(self, *, busy_ms: int) -> aiosqlite.Connection:
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+    async def _connect(self, *, busy_ms: int) -> _SqliteConnection:
+        path = self.path
+        conn = _SqliteConnection(lambda: sqlite3.connect(path, isolation_level=None), 64)
+        await conn  # starts its thread and connects, as aiosqlite.connect does
         conn.row_factory = aiosqlite.Row
         # short waits inside the driver thread; longer waits are async retries (transaction)
         await conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
@@ -352,6 +409,35 @@ class SqliteDatabase(Database):
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise _sqlite_failure(exc) from exc
+
+    async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                    guarded: bool = False) -> list[int]:
+        """One round trip to the writer's thread (see :class:`_SqliteConnection`), several
+        batches in flight at once; another process's write lock is waited for asynchronously,
+        as in :meth:`transaction`."""
+        assert self.conn is not None, "Database.open() first"
+        work = [(sql, tuple(params)) for sql, params in statements]
+        give_up = time.monotonic() + self.lock_wait
+        self.statements += len(work) + 2
+        while True:
+            # the lock only orders the batch on the writer's queue: the thread runs a batch
+            # whole, so batches need not wait for each other's round trips, only for a
+            # transaction() in progress (holding the lock across its statements)
+            async with self._write:
+                done = asyncio.ensure_future(self.conn.run(_run_batch, work, guarded))
+                await asyncio.sleep(0)  # its first step has put the batch on the queue
+            try:
+                counts = await done
+                break
+            except _WriteLockBusy as exc:
+                if time.monotonic() >= give_up:
+                    raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
+                await asyncio.sleep(0.02)
+            except sqlite3.Error as exc:
+                raise _sqlite_failure(exc) from exc
+        if counts is None:
+            raise StaleVersion("the guarded write found the row moved on")
+        return counts
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self.fetchall(sql, params)

@@ -256,27 +256,25 @@ class Store:
         The ``version = ?`` guard makes a concurrent writer fail loudly instead of forking
         the log.
         """
-        async with self.db.transaction() as conn:
-            changed = await conn.execute(
-                "UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?,"
-                " status = CASE WHEN ? THEN 'finished' ELSE status END,"
-                " finished_at = CASE WHEN ? THEN ? ELSE finished_at END,"
-                " result = COALESCE(?, result)"
-                " WHERE id = ? AND version = ? AND status = 'active'",
-                (state_json, version + 1, now, now, finished, finished, now,
-                 json.dumps(result) if result is not None else None, session_id, version),
-            )
-            if changed != 1:
-                raise StaleVersion(f"session {session_id} moved past version {version} meanwhile")
-            await conn.execute(
-                "INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version,"
-                " reveals, kind, clocks_before) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0)"
-                " FROM actions WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, session_id, seat, user_id, code, now, version + 1, reveals, kind,
-                 json.dumps(clocks_before) if clocks_before is not None else None),
-            )
-            for sql, params in extra:
-                await conn.execute(sql, params)
+        try:
+            await self.db.batch([
+                ("UPDATE sessions SET state = ?, version = ?, updated_at = ?, last_action_at = ?,"
+                 " status = CASE WHEN ? THEN 'finished' ELSE status END,"
+                 " finished_at = CASE WHEN ? THEN ? ELSE finished_at END,"
+                 " result = COALESCE(?, result)"
+                 " WHERE id = ? AND version = ? AND status = 'active'",
+                 (state_json, version + 1, now, now, finished, finished, now,
+                  json.dumps(result) if result is not None else None, session_id, version)),
+                ("INSERT INTO actions (session_id, n, seat, user_id, code, created_at, version,"
+                 " reveals, kind, clocks_before) VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0)"
+                 " FROM actions WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (session_id, session_id, seat, user_id, code, now, version + 1, reveals, kind,
+                  json.dumps(clocks_before) if clocks_before is not None else None)),
+                *extra,
+            ], guarded=True)
+        except StaleVersion:
+            raise StaleVersion(
+                f"session {session_id} moved past version {version} meanwhile") from None
 
     async def undo(self, *, session_id: int, n: int, version: int, state_json: str, now: str,
                    extra: Sequence[Statement] = ()) -> None:
@@ -298,13 +296,9 @@ class Store:
 
     async def run(self, statements: list[Statement]) -> int:
         """Run statements in one transaction; returns the first statement's row count."""
-        async with self.db.transaction() as conn:
-            first = -1
-            for sql, params in statements:
-                count = await conn.execute(sql, params)
-                if first < 0:
-                    first = count
-            return first
+        if not statements:
+            return -1
+        return (await self.db.batch(statements))[0]
 
     async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str,
                   *, ended_by: int | None = None) -> None:
@@ -318,25 +312,21 @@ class Store:
             )
 
     async def set_turn_message(self, session_id: int, message_id: int | None) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)
-            )
+        await self.db.batch([
+            ("UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id))])
 
     # --- boards being posted (see migrations/006_board_posts.sql) ------------------------
     async def board_pending(self, session_id: int, version: int, now: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO board_posts (session_id, version, started_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (session_id) DO UPDATE SET version = excluded.version,"
-                " started_at = excluded.started_at", (session_id, version, now))
+        await self.db.batch([
+            ("INSERT INTO board_posts (session_id, version, started_at) VALUES (?, ?, ?)"
+             " ON CONFLICT (session_id) DO UPDATE SET version = excluded.version,"
+             " started_at = excluded.started_at", (session_id, version, now))])
 
     async def board_posted(self, session_id: int, message_id: int | None) -> None:
         """Record the posted board as the turn message and drop its intent, together."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id))
-            await conn.execute("DELETE FROM board_posts WHERE session_id = ?", (session_id,))
+        await self.db.batch([
+            ("UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)),
+            ("DELETE FROM board_posts WHERE session_id = ?", (session_id,))])
 
     async def pending_boards(self) -> list[int]:
         """Sessions with a board whose post was started and never recorded."""

@@ -100,8 +100,11 @@ def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: s
     return label[:80]
 
 
+@functools.cache
 def preview_module(game_id: str) -> Any | None:
-    """``engines.<game>.preview`` when the game previews some moves before they are played."""
+    """``engines.<game>.preview`` when the game previews some moves before they are played.
+    Cached: a module that is not there was searched for on disk again for every button of
+    every board (4% of the event loop's time at 200 games, bench/bench_load.py)."""
     try:
         return importlib.import_module(f"engines.{game_id}.preview")
     except ImportError:

@@ -9,7 +9,9 @@ import pytest
 
 from db import Database, StoreBusy
 from db.database import (
+    IntegrityViolation,
     PostgresDatabase,
+    StaleVersion,
     dollar_params,
     latest_version,
     migrate,
@@ -68,6 +70,60 @@ async def test_a_failed_transaction_leaves_nothing(db_path):
                 await conn.execute("INSERT INTO dm_refusals VALUES (1, 'x')")
                 raise RuntimeError("boom")
         assert await db.fetchall("SELECT * FROM dm_refusals") == []
+
+
+async def test_a_batch_is_one_transaction(db_path):
+    async with Database(db_path) as db:
+        counts = await db.batch([("INSERT INTO dm_refusals VALUES (1, 'a')", ()),
+                                 ("INSERT INTO dm_refusals VALUES (2, 'b')", ()),
+                                 ("UPDATE dm_refusals SET until = ? WHERE user_id > ?", ("c", 0))])
+        assert counts == [1, 1, 2]
+        # a statement that fails takes the ones before it back with it
+        with pytest.raises(IntegrityViolation):
+            await db.batch([("UPDATE dm_refusals SET until = 'x' WHERE user_id = 1", ()),
+                            ("INSERT INTO dm_refusals VALUES (2, 'again')", ())])
+        rows = await db.fetchall("SELECT user_id, until FROM dm_refusals ORDER BY user_id")
+        assert [tuple(r) for r in rows] == [(1, "c"), (2, "c")]
+
+
+async def test_a_guarded_batch_whose_guard_missed_writes_nothing(db_path):
+    async with Database(db_path) as db:
+        await db.batch([("INSERT INTO dm_refusals VALUES (1, 'kept')", ())])
+        with pytest.raises(StaleVersion):
+            await db.batch([("UPDATE dm_refusals SET until = 'no' WHERE user_id = 99", ()),
+                            ("INSERT INTO dm_refusals VALUES (2, 'not written')", ())],
+                           guarded=True)
+        rows = await db.fetchall("SELECT user_id, until FROM dm_refusals")
+        assert [tuple(r) for r in rows] == [(1, "kept")]
+        assert await db.batch([("UPDATE dm_refusals SET until = 'yes' WHERE user_id = 1", ())],
+                              guarded=True) == [1]
+
+
+async def test_batches_in_flight_never_interleave_with_a_transaction(db_path):
+    async with Database(db_path) as db:
+        async def open_transaction() -> int:
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO dm_refusals VALUES (1000, 'tx')")
+                await asyncio.sleep(0.01)  # batches queue up meanwhile
+                (count,) = await tx.fetchone("SELECT COUNT(*) FROM dm_refusals")
+                await tx.execute("UPDATE dm_refusals SET until = ? WHERE user_id = 1000",
+                                 (str(count),))
+                return int(count)
+
+        async def batch(n: int) -> list[int]:
+            return await db.batch([("INSERT INTO dm_refusals VALUES (?, 'b')", (n,)),
+                                   ("UPDATE dm_refusals SET until = 'batch' WHERE user_id = ?",
+                                    (n,))])
+
+        results = await asyncio.gather(*(batch(n) for n in range(20)), open_transaction(),
+                                       *(batch(n) for n in range(20, 40)))
+        assert all(r == [1, 1] for r in results[:20] + results[21:])
+        # the transaction saw a stable set: its own row and whole batches, nothing half done
+        seen = results[20]
+        (kept,) = await db.fetchone("SELECT until FROM dm_refusals WHERE user_id = 1000")
+        assert kept == str(seen) and 1 <= seen <= 41
+        assert (await db.fetchone("SELECT COUNT(*) FROM dm_refusals WHERE until = 'batch'"))[0] \
+            == 40
 
 
 async def test_readers_never_see_an_open_transaction(db_path):
