@@ -74,7 +74,8 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
     cog = await start(client)
     await play(cog, client, 1, "pick 1")
     old = client.channel(CH).last
-    client.channel(CH).failures = [500] * 4
+    # the follow-up on the command's interaction, then the channel post and its three retries
+    client.channel(CH).failures = [500] * 5
     answered = await play(cog, client, 2, "pick 2")
     assert answered.ephemeral_texts()[-1] == t("en", "error.board_failed")
     row = await client.host.sessions.in_channel(CH)
@@ -91,7 +92,7 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
 async def test_game_board_reposts_a_missing_board_with_its_buttons(client):
     cog = await start(client)
     await play(cog, client, 1, "pick 1")
-    client.channel(CH).failures = [502] * 4
+    client.channel(CH).failures = [502] * 5  # the follow-up, then every channel try
     await play(cog, client, 2, "pick 2")
     asked = inter(client, 1)
     await GameCog.board.callback(cog, asked)
