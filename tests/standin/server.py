@@ -770,6 +770,10 @@ class Discord:
             return self._json(404, {"code": 0, "message": "404: Not Found"})
         name, template, params = found
         major = next((params[k] for k in _MAJOR if k in params), "")
+        if "webhook_id" in params and "token" in params:
+            # Discord: a webhook's top-level resource is its id and token (each interaction's
+            # token has its own limits), as discord.py's webhook buckets assume
+            major = f"{params['webhook_id']}/{params['token']}"
         body, files = await self._read_body(request)
         call = Call(time.monotonic(), method, path, template, major, body,
                     [(f.filename, len(f.data)) for f in files],
