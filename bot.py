@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="", help="demo: variants, comma-separated")
     parser.add_argument("--seed", type=int, default=None, help="demo: seed for a repeatable game")
     parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
-    parser.add_argument("--db", default=None, help=f"SQLite file (default: $STOLIK_DB or {DEFAULT_DB})")
+    parser.add_argument("--db", default=None, help="a SQLite file or a postgresql:// URL"
+                        f" (default: $STOLIK_DB or {DEFAULT_DB})")
     args = parser.parse_args(argv)
     load_dotenv()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -422,16 +422,6 @@ class Store:
         )
         return self._rows(rows)
 
-    async def finished(self, game_id: str | None = None) -> list[SessionRow]:
-        """Finished games in the order they finished (for statistics and ratings)."""
-        rows = await self.db.fetchall(
-            self._select_sessions(
-                "WHERE s.status = 'finished'" + (" AND s.game_id = ?" if game_id else "")
-                + " ORDER BY s.finished_at, s.id"),
-            (game_id,) if game_id else (),
-        )
-        return self._rows(rows)
-
     async def seat_history(self, session_id: int) -> list[Any]:
         return await self.db.fetchall(
             "SELECT seat, user_id, name, from_version FROM seat_history WHERE session_id = ?"

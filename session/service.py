@@ -146,16 +146,6 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class _LockTable:
-    """``sessions._locks[id]`` (the old in-process lock table) now gives the store lock."""
-
-    def __init__(self, sessions: Sessions) -> None:
-        self.sessions = sessions
-
-    def __getitem__(self, session_id: int) -> Any:
-        return self.sessions.locked(session_id)
-
-
 class Sessions:
     """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
 
@@ -181,14 +171,6 @@ class Sessions:
     def now(self) -> str:
         """The current time as stored (ISO, UTC)."""
         return self.clock().isoformat()
-
-    # Old private names, kept only so code written against them before the public seam keeps
-    # working while branches merge; new code uses the public names.
-    _now = now
-
-    @property
-    def _locks(self) -> _LockTable:
-        return _LockTable(self)
 
     @asynccontextmanager
     async def locked(self, session_id: int) -> AsyncIterator[None]:
@@ -647,14 +629,6 @@ class Sessions:
 
     async def dm_allowed(self, user_id: int) -> None:
         await self.store.set_dm_refused(user_id, None)
-
-
-# old private names of the public seam (see Sessions._now)
-Sessions._apply = Sessions.apply_move  # type: ignore[attr-defined]
-Sessions._run_computer_players = Sessions.run_computer_players  # type: ignore[attr-defined]
-Sessions._stop_clock = Sessions.stop_clock  # type: ignore[attr-defined]
-Sessions._start_clock = Sessions.start_clock  # type: ignore[attr-defined]
-Sessions._note_private_changes = Sessions.note_private_changes  # type: ignore[attr-defined]
 
 
 async def open_sessions(path: str) -> tuple[Database, Sessions]:

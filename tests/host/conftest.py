@@ -51,5 +51,8 @@ def db_path(tmp_path, backend, request):
 async def sessions(db_path, clock, monkeypatch):
     toy.install(monkeypatch)
     db = await Database(db_path).open()
-    yield Sessions(db, clock=clock, seed_source=lambda: 42)
+    sessions = Sessions(db, clock=clock, seed_source=lambda: 42)
+    yield sessions
     await db.close()
+    if sessions.db is not db:  # a test that restarted over the same database
+        await sessions.db.close()

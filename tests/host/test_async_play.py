@@ -268,7 +268,6 @@ async def test_a_pending_timer_survives_a_restart_and_fires_once(sessions, db_pa
     assert fired == ["remind"]
     await db1.close()
     await db2.close()
-    sessions.db = await Database(db_path).open()
     assert row.id
 
 

@@ -210,7 +210,6 @@ async def test_old_buttons_work_after_a_restart(client, db_path, clock):
     row = await restarted.host.sessions.in_channel(CH)
     assert row.version == 1
     await db.close()
-    client.host.sessions.db = await Database(db_path).open()
 
 
 async def test_a_secret_pick_edits_the_board_and_the_reveal_posts_a_new_one(client):

@@ -117,5 +117,4 @@ async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock, mo
     if game.meta.hidden_information:
         assert client.users[2].dm_attempts == 1  # refused once, never retried blindly
         assert any(u.dms for uid, u in client.users.items() if uid != 2)
-    await sessions.db.close()
-    sessions.db = await Database(db_path).open()
+    await sessions.db.close()  # play_game restarted over a database of its own

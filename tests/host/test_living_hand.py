@@ -54,6 +54,7 @@ async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn_to_act(
     assert polish == t("pl", "ui.your_hand", game=t("pl", f"game.{game_id}"), channel=CH)
     assert client.users[1].dms[0].content == t(
         "en", "ui.your_hand", game=t("en", f"game.{game_id}"), channel=CH)
+    await sessions.db.close()  # play_game restarted over a database of its own
 
 
 async def test_a_language_is_remembered_from_interactions_and_written_only_on_change(sessions):

@@ -50,6 +50,7 @@ async def test_replay_of_a_finished_game_by_number(client, db_path, clock):
     elsewhere = FakeInteraction(client, client.user(77), 12345, guild_id=999)
     await GameCog.replay.callback(cog, elsewhere, row.id)
     assert elsewhere.ephemeral_texts() == [t("en", "error.no_such_session", id=row.id)]
+    await client.host.sessions.db.close()  # play_game restarted over a database of its own
 
 
 async def test_replay_of_a_running_game_with_secrets_shows_only_spectator_views(

@@ -118,7 +118,6 @@ async def test_restart_continues_the_game(sessions, db_path, clock):
     assert state["points"] == [0, 3] and state["round"] == 2
     assert await again.replay(out.session) == state
     await db.close()
-    sessions.db = await Database(db_path).open()  # let the fixture close something
 
 
 async def test_stale_button_changes_nothing(sessions):
