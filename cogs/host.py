@@ -279,7 +279,7 @@ class Host:
             self._posted[row.id] = row.version
             return outcome.private_seats if row.status == "active" else []
         pings = await self._turn_pings(row, state)
-        board: discord.Message | None = None
+        board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
         if reply is not None:
             board, maybe_posted = await self._follow_up_board(reply, row, spec, pings)
@@ -289,10 +289,12 @@ class Host:
         # the message id and the end of the intent in one transaction, before anything else
         # goes to Discord: a crash after it leaves in-place edits aimed at the right board
         await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
-        if outcome.finished:
-            self._followups.pop(row.id, None)
         if previous.turn_message_id != message.id:
             await self._retire_turn_message(channel, previous, reply)
+        if board is not None and reply is not None and not outcome.finished:
+            self._remember_follow_up(row.id, board, reply.expires_at)
+        else:  # the live board (if any) was not posted on an interaction of this process
+            self._followups.pop(row.id, None)
         if maybe_posted:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
@@ -345,7 +347,7 @@ class Host:
 
     async def _follow_up_board(self, reply: discord.Interaction, row: SessionRow,
                                spec: MessageSpec, pings: discord.AllowedMentions,
-                               ) -> tuple[discord.Message | None, bool]:
+                               ) -> tuple[discord.WebhookMessage | None, bool]:
         """Post a board as a public follow-up of the move's interaction, after recording the
         intent (a follow-up's mentions notify, as a channel post's do). Returns the message,
         or None when the interaction did not take it (an expired or unknown token, Discord
@@ -360,8 +362,20 @@ class Host:
             log.warning("board of session %s (version %s) not posted on interaction %s: %s;"
                         " posting it in the channel", row.id, row.version, reply.id, exc)
             return None, exc.status >= 500
-        self._followups[row.id] = (message, reply.expires_at)
         return message, False
+
+    def _remember_follow_up(self, session_id: int, board: discord.WebhookMessage,
+                            expires_at: datetime.datetime) -> None:
+        """Keep the newest board's follow-up (its token edits it later), once the previous
+        board, which may need its own token, is retired."""
+        self._followups.pop(session_id, None)  # re-inserted last: the dict stays in expiry order
+        self._followups[session_id] = (board, expires_at)
+        now = discord.utils.utcnow()
+        while self._followups:  # forget tokens that have expired (games left idle, abandoned)
+            oldest = next(iter(self._followups))
+            if self._followups[oldest][1] > now:
+                break
+            del self._followups[oldest]
 
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
