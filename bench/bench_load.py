@@ -13,7 +13,9 @@ next click as soon as the new board is up). Reports, for the bot (a separate ``p
 
 - interaction -> first response (Discord needs one within 3 s): p50 / p99 / max
 - act click -> the new board image in the channel: p50 / p99
-- API calls per move (channel calls: post + edit), and all calls
+- API calls per human move in Discord's two buckets: globally limited (channel, guild and user
+  endpoints; 50/s per token, enforced by the stand-in) and interaction (callbacks, follow-ups,
+  @original edits; exempt), and the global 429s the bot got
 - memory (RSS now and peak) and CPU (share of one core) of the bot process
 - event-loop lag: the stand-in asks for a heartbeat every 250 ms; discord.py sends it from the
   bot's event loop, so the delay past 250 ms is how long that loop was blocked
@@ -47,7 +49,7 @@ import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
 from tests.e2e.helpers import open_game  # noqa: E402
 from tests.standin.botproc import BotProcess  # noqa: E402
-from tests.standin.server import Discord  # noqa: E402
+from tests.standin.server import Call, Discord  # noqa: E402
 from tests.standin.users import Player, Refused, Table  # noqa: E402
 
 HEARTBEAT = 0.25
@@ -70,7 +72,7 @@ def board_requests(discord: Discord, clicks: list[tuple[int, float]]) -> list[fl
     with_image: dict[str, list[float]] = {}
     for call in discord.calls:
         if call.files:
-            with_image.setdefault(call.major, []).append(call.t)
+            with_image.setdefault(channel_of(discord, call), []).append(call.t)
     out = []
     for channel_id, sent_at in clicks:
         times = with_image.get(str(channel_id), [])
@@ -78,6 +80,17 @@ def board_requests(discord: Discord, clicks: list[tuple[int, float]]) -> list[fl
         if at < len(times):
             out.append(times[at] - sent_at)
     return out
+
+
+def channel_of(discord: Discord, call: Call) -> str:
+    """The channel a call writes to: its major parameter, or for an interaction's follow-up or
+    edit (``/webhooks/{application}/{token}/...``) the channel of that interaction."""
+    parts = call.path.split("/")
+    if call.path.startswith("/webhooks/") and len(parts) > 3:
+        interaction = discord.interaction_by_token(parts[3])
+        if interaction is not None:
+            return str(interaction.channel_id)
+    return call.major
 
 
 def ms(value: float) -> str:
@@ -189,7 +202,6 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     t_open = time.monotonic() - t0
     print(f"opened {games - len(failed)} games in {t_open:.1f} s ({len(failed)} failed)")
     calls_before = len(discord.calls)
-    channel_before = len(discord.calls_to("* /channels/*"))
     inter_before = set(discord.interactions)
     beats_before = sum(len(c.heartbeats) for c in discord.all_conns)
     board_times: list[float] = []
@@ -213,8 +225,9 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     played = [i for k, i in discord.interactions.items() if k not in inter_before]
     first = [i.latency for i in played if i.latency is not None]
     unanswered = [i for i in played if i.latency is None]
-    calls = len(discord.calls) - calls_before
-    channel_calls = len(discord.calls_to("* /channels/*")) - channel_before
+    calls = discord.calls[calls_before:]
+    global_calls = sum(1 for c in calls if c.globally_limited)
+    global_429 = sum(1 for c in calls if c.globally_limited and c.status == 429)
     gaps = [g for conn in discord.all_conns for g in
             (b - a for a, b in zip(conn.heartbeats, conn.heartbeats[1:], strict=False))]
     lag = [max(0.0, g - HEARTBEAT) for g in gaps[beats_before:]] or [0.0]
@@ -231,8 +244,9 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
         print(f"  of which act click -> the board's request received by the stand-in: p50 "
               f"{ms(statistics.median(to_request))}, p99 {ms(pct(to_request, 0.99))} (the bot's "
               f"part; the rest is the stand-in answering and the players seeing it)")
-    print(f"API calls per move: {channel_calls / max(moves, 1):.2f} channel calls, "
-          f"{calls / max(moves, 1):.2f} in all (callbacks, follow-ups, DMs included)")
+    print(f"API calls per human move: {global_calls / max(moves, 1):.2f} globally limited "
+          f"(goal <= 0.3), {(len(calls) - global_calls) / max(moves, 1):.2f} interaction "
+          f"(callbacks, follow-ups, @original edits); {global_429} global 429s")
     print(f"bot memory: RSS {memory['VmRSS'] / 2**20:.0f} MiB, peak {memory['VmHWM'] / 2**20:.0f} MiB"
           f" (with its {workers} helper processes: {tree_memory['VmRSS'] / 2**20:.0f} MiB, peaks "
           f"summed {tree_memory['VmHWM'] / 2**20:.0f} MiB)")

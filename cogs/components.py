@@ -100,7 +100,8 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         except discord.HTTPException:
             # the move is recorded: its board must still go out (a 429 storm, a lost token)
             log.warning("could not mark the picker of session %s done", parsed.session_id)
-    await host.publish(outcome)
+    # the board goes out on this click's interaction (exempt from Discord's global limit)
+    await host.publish(outcome, interaction)
 
 
 async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

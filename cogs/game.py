@@ -58,12 +58,16 @@ async def play(interaction: discord.Interaction, code: str) -> None:
         await answer_error(interaction, error)
         return
     done = present.describe(row, before or {}, code.strip(), lang)
+    reply: discord.Interaction | None = interaction
     try:
         await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
     except discord.HTTPException:
-        # the move is recorded: its board must still go out (a 429 storm, a lost token)
+        # the move is recorded: its board must still go out (a 429 storm, a lost token), by
+        # the channel: a first follow-up would take the private "thinking" message's place
         log.warning("could not confirm a typed move in session %s", row.id)
-    await host.publish(outcome)
+        reply = None
+    # the board as the command's second follow-up, public (exempt from the global limit)
+    await host.publish(outcome, reply)
 
 
 async def legal_choices(

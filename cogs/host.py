@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,6 +40,9 @@ BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
 DM_PAUSE = 120.0
 #: Discord's limit on a message's content
 MAX_CONTENT = 2000
+#: an interaction token serves follow-ups and edits for 15 minutes; a call is not started in
+#: its last seconds (it would fail and then go by the channel anyway)
+TOKEN_MARGIN = datetime.timedelta(seconds=30)
 #: at most this much of a user's own text is echoed back in an error
 ECHO_LIMIT = 100
 
@@ -177,6 +182,13 @@ class Host:
     made. A post that fails after its retries leaves the intent: the next click or
     ``/game board`` posts the board again, and :meth:`reconcile` does so at start-up, retiring
     any board that was posted but never recorded (a kill between the post and the record).
+
+    A human's move in the game's channel goes out on its interaction (``reply``), which
+    Discord exempts from the global rate limit: the board as a public follow-up (same intent
+    and record; a follow-up has no nonce), and edits of a board through the click's own
+    response when the click was on that board, or through the token the board was posted with
+    while it is valid. When the interaction cannot take it (a DM, an expired or refused token,
+    Discord failing) the board goes by the channel as for computer moves and timers.
     """
 
     def __init__(self, client: discord.Client, sessions: Sessions) -> None:
@@ -197,6 +209,9 @@ class Host:
         #: (session id, user id) already told in the channel that their DMs do not arrive
         self._dm_told: set[tuple[int, int]] = set()
         self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
+        #: session id -> (its board posted as a follow-up by this process, when its token
+        #: expires): the board's later edits go through that token while it is valid
+        self._followups: dict[int, tuple[discord.WebhookMessage, datetime.datetime]] = {}
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -204,17 +219,32 @@ class Host:
             channel = await self.client.fetch_channel(channel_id)
         return channel  # type: ignore[return-value]
 
-    async def publish(self, outcome: Outcome) -> None:
+    async def publish(self, outcome: Outcome,
+                      interaction: discord.Interaction | None = None) -> None:
         """After a change: post the lobby or a fresh board in the channel, then private hands.
-        Raises :class:`BoardNotPosted` when Discord keeps refusing the board."""
+        ``interaction``: the acknowledged interaction of a human's move, which the board goes
+        out on when it can. Raises :class:`BoardNotPosted` when Discord keeps refusing the
+        board."""
         async with self._publishing[outcome.session.id]:
-            hands = await self._publish(outcome)
+            hands = await self._publish(outcome, reply=interaction)
         if hands:
             await self._send_hands_in_order(outcome.session, hands)
 
-    async def _publish(self, outcome: Outcome, *, force_new: bool = False) -> list[int]:
+    @staticmethod
+    def _usable(reply: discord.Interaction | None, row: SessionRow) -> discord.Interaction | None:
+        """``reply`` when the board may go out on it: in the game's own channel (a DM's
+        interaction posts in the DM), acknowledged, its token valid for a while yet."""
+        if reply is None or reply.channel_id != row.channel_id or not reply.response.is_done():
+            return None
+        if discord.utils.utcnow() + TOKEN_MARGIN >= reply.expires_at:
+            return None
+        return reply
+
+    async def _publish(self, outcome: Outcome, *, force_new: bool = False,
+                       reply: discord.Interaction | None = None) -> list[int]:
         """Show ``outcome`` in the channel; returns the seats whose hands are due by DM."""
         row = outcome.session
+        reply = self._usable(reply, row)
         channel = await self.channel(row.channel_id)
         current = await self.sessions.session(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
@@ -244,18 +274,29 @@ class Host:
         previous = await self.sessions.session(row.id)
         pending = await self.sessions.store.board_is_pending(row.id)
         if not (outcome.new_turn or force_new or pending) \
-                and await self._edit_turn_message(channel, previous, spec):
+                and await self._edit_turn_message(channel, previous, spec, reply):
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
             return outcome.private_seats if row.status == "active" else []
-        message = await self._post_board(row, channel, spec, await self._turn_pings(row, state))
+        pings = await self._turn_pings(row, state)
+        board: discord.WebhookMessage | None = None
+        maybe_posted = False  # a follow-up Discord failed may still have been made
+        if reply is not None:
+            board, maybe_posted = await self._follow_up_board(reply, row, spec, pings)
+        message = board or await self._post_board(row, channel, spec, pings)
         self._posted[row.id] = row.version
         self.missing.discard(row.id)
         # the message id and the end of the intent in one transaction, before anything else
         # goes to Discord: a crash after it leaves in-place edits aimed at the right board
         await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
         if previous.turn_message_id != message.id:
-            await self._retire_turn_message(channel, previous)
+            await self._retire_turn_message(channel, previous, reply)
+        if board is not None and reply is not None and not outcome.finished:
+            self._remember_follow_up(row.id, board, reply.expires_at)
+        else:  # the live board (if any) was not posted on an interaction of this process
+            self._followups.pop(row.id, None)
+        if maybe_posted:
+            await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
                 await channel.send(content)
@@ -303,6 +344,38 @@ class Host:
                             row.id, exc.status, attempt + 1, wait)
                 await asyncio.sleep(wait)
         raise AssertionError("unreachable")
+
+    async def _follow_up_board(self, reply: discord.Interaction, row: SessionRow,
+                               spec: MessageSpec, pings: discord.AllowedMentions,
+                               ) -> tuple[discord.WebhookMessage | None, bool]:
+        """Post a board as a public follow-up of the move's interaction, after recording the
+        intent (a follow-up's mentions notify, as a channel post's do). Returns the message,
+        or None when the interaction did not take it (an expired or unknown token, Discord
+        failing after discord.py's retries), with whether it may have been made all the same
+        (a server error): the caller then posts it in the channel."""
+        await self.sessions.store.board_pending(row.id, row.version,
+                                                self.sessions.clock().isoformat())
+        try:
+            message = await reply.followup.send(**message_kwargs(spec), allowed_mentions=pings,
+                                                wait=True)
+        except discord.HTTPException as exc:
+            log.warning("board of session %s (version %s) not posted on interaction %s: %s;"
+                        " posting it in the channel", row.id, row.version, reply.id, exc)
+            return None, exc.status >= 500
+        return message, False
+
+    def _remember_follow_up(self, session_id: int, board: discord.WebhookMessage,
+                            expires_at: datetime.datetime) -> None:
+        """Keep the newest board's follow-up (its token edits it later), once the previous
+        board, which may need its own token, is retired."""
+        self._followups.pop(session_id, None)  # re-inserted last: the dict stays in expiry order
+        self._followups[session_id] = (board, expires_at)
+        now = discord.utils.utcnow()
+        while self._followups:  # forget tokens that have expired (games left idle, abandoned)
+            oldest = next(iter(self._followups))
+            if self._followups[oldest][1] > now:
+                break
+            del self._followups[oldest]
 
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
@@ -374,23 +447,52 @@ class Host:
                 log.warning("session %s: board not reconciled at start-up: %s", session_id, exc)
         return repaired
 
-    async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec) -> bool:
+    async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec,
+                                 reply: discord.Interaction | None = None) -> bool:
         if not row.turn_message_id:
             return False
         try:
-            await channel.get_partial_message(row.turn_message_id).edit(**edit_kwargs(spec))
+            await self._edit_board(channel, row.id, row.turn_message_id, reply,
+                                   lambda: edit_kwargs(spec))
         except discord.HTTPException:
             return False  # gone: post a new one
         return True
 
-    async def _retire_turn_message(self, channel: Any, row: SessionRow) -> None:
+    async def _retire_turn_message(self, channel: Any, row: SessionRow,
+                                   reply: discord.Interaction | None = None) -> None:
         """Take the buttons off the previous turn message, so only the newest one is live."""
         if not row.turn_message_id:
             return
         try:
-            await channel.get_partial_message(row.turn_message_id).edit(view=None)
+            await self._edit_board(channel, row.id, row.turn_message_id, reply,
+                                   lambda: {"view": None})
         except discord.HTTPException:
             log.info("turn message %s of session %s is gone", row.turn_message_id, row.id)
+
+    async def _edit_board(self, channel: Any, session_id: int, message_id: int,
+                          reply: discord.Interaction | None,
+                          edit: Callable[[], dict[str, Any]]) -> None:
+        """Edit a board through an interaction where one can (exempt from the global limit):
+        the click's own response when the click was on this board (a deferred update's
+        original response is the clicked message), else the follow-up token the board was
+        posted with while it is valid; by the channel when neither can. ``edit`` makes the
+        arguments afresh for each try (a file is read once). Raises ``HTTPException`` when
+        the channel edit fails."""
+        if reply is not None and reply.message is not None and reply.message.id == message_id:
+            try:
+                await reply.edit_original_response(**edit())
+                return
+            except discord.HTTPException as exc:
+                log.info("board %s not edited on interaction %s: %s", message_id, reply.id, exc)
+        posted = self._followups.get(session_id)
+        if posted is not None and posted[0].id == message_id \
+                and discord.utils.utcnow() + TOKEN_MARGIN < posted[1]:
+            try:
+                await posted[0].edit(**edit())
+                return
+            except discord.HTTPException as exc:
+                log.info("board %s not edited with its follow-up token: %s", message_id, exc)
+        await channel.get_partial_message(message_id).edit(**edit())
 
     async def _send_hands_in_order(self, row: SessionRow, seats: list[int]) -> None:
         async with self._dming[row.id]:

@@ -133,6 +133,7 @@ async def test_the_gateway_resumes_and_replays_what_was_missed(discord, bot):
     assert any("replaying 1" in line for _, line in discord.gateway_log)
     # a slow Discord (2 s for a message) delays the board but the click is answered at once
     discord.faults.slow("POST /channels/*/messages", delay=2.0)
+    discord.faults.slow("POST /webhooks/*", delay=2.0)  # where a clicked move's board goes
     move = await table.make_move(table.rng.choice(table.movers()), False)
     assert move.acknowledged and move.clicks[-1].latency < 1.0
     await asyncio.sleep(0)

@@ -116,5 +116,6 @@ async def test_a_whole_four_player_game_from_game_new_to_the_final_scores(discor
     print(f"\n{moves} moves ({typed} typed), first answer p50 "
           f"{statistics.median(latencies) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms, "
           f"{channel_calls / moves:.2f} channel calls per move")
-    # a new board and the old one's buttons taken away: two channel calls per move
-    assert channel_calls <= 2 * moves + 2
+    # boards, pings and retirements go out on the moves' interactions (exempt from Discord's
+    # global limit); the channel keeps the first retirement and the final breakdown (issue 11)
+    assert channel_calls <= 0.3 * moves

@@ -5,6 +5,7 @@ Only the attributes the cogs use exist, so a cog reaching for something new fail
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import types
 from dataclasses import dataclass, field
@@ -215,6 +216,7 @@ class FakeResponse:
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         self._answer()
         self.interaction.deferred = True
+        self.interaction.thinking = thinking
 
     async def send_message(self, content: str | None = None, *, ephemeral: bool = False,
                            view=None, file=None, **_: Any) -> None:
@@ -233,11 +235,27 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, view=None,
-                   file=None, files=None, **_: Any) -> None:
-        assert self.interaction.response.is_done(), "follow-ups need an answered interaction"
+                   file=None, files=None, allowed_mentions: discord.AllowedMentions | None = None,
+                   wait: bool = False, **_: Any) -> FakeMessage | None:
+        """Discord: the first follow-up of a "thinking" defer takes that message's place (a
+        reply); any other public follow-up is a new message in the channel (failing as the
+        channel's sends do), returned with ``wait=True``."""
+        inter = self.interaction
+        assert inter.response.is_done(), "follow-ups need an answered interaction"
         assert not (file and files), "discord.py takes file or files, not both"
-        self.interaction.replies.append(Sent(content, ephemeral, view, file or (files or [None])[0],
-                                             where="followup", files=list(files or [])))
+        first_of_thinking = inter.thinking and not inter.replies
+        sent = Sent(content, ephemeral, view, file or (files or [None])[0], where="followup",
+                    files=list(files or []), pings=allowed_mentions)
+        message = None
+        if not ephemeral and not first_of_thinking:
+            channel = inter.client.channel(inter.channel_id)
+            if channel.failures:
+                raise http_error(channel.failures.pop(0))
+            message = FakeMessage(channel, sent)
+            channel.messages.append(message)  # a message of the channel, not a private reply
+        else:
+            inter.replies.append(sent)
+        return message if wait else None
 
 
 @dataclass
@@ -255,7 +273,11 @@ class FakeInteraction:
     channel: Any = None
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
+    thinking: bool = False
     id: int = field(default_factory=lambda: next(_ids))
+    #: Discord's 15 minutes for follow-ups and edits with the interaction's token
+    expires_at: datetime.datetime = field(
+        default_factory=lambda: discord.utils.utcnow() + datetime.timedelta(minutes=15))
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 import random
 
+import discord
 import pytest
 
 import cogs.host as host_module
@@ -74,7 +76,8 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
     cog = await start(client)
     await play(cog, client, 1, "pick 1")
     old = client.channel(CH).last
-    client.channel(CH).failures = [500] * 4
+    # the follow-up on the command's interaction, then the channel post and its three retries
+    client.channel(CH).failures = [500] * 5
     answered = await play(cog, client, 2, "pick 2")
     assert answered.ephemeral_texts()[-1] == t("en", "error.board_failed")
     row = await client.host.sessions.in_channel(CH)
@@ -91,7 +94,7 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
 async def test_game_board_reposts_a_missing_board_with_its_buttons(client):
     cog = await start(client)
     await play(cog, client, 1, "pick 1")
-    client.channel(CH).failures = [502] * 4
+    client.channel(CH).failures = [502] * 5  # the follow-up, then every channel try
     await play(cog, client, 2, "pick 2")
     asked = inter(client, 1)
     await GameCog.board.callback(cog, asked)
@@ -176,3 +179,23 @@ async def test_a_picker_step_from_an_older_board_is_stale(client, sessions):
     board = client.channel(CH).last
     clicked = await click(client, user, CH, board.sent, step, message=board)
     assert clicked.ephemeral_texts() == [t("en", "error.stale")]
+
+
+async def test_a_typed_move_posts_its_board_as_a_follow_up_unless_the_token_is_expiring(client):
+    """The board of a move goes out on its interaction (exempt from Discord's global limit);
+    an interaction within seconds of its 15 minutes is not used: the channel serves."""
+    cog = await start(client)
+    await play(cog, client, 1, "pick 1")
+    first = client.channel(CH).last
+    answered = await play(cog, client, 2, "pick 2")  # the round ends: a new board
+    board = client.channel(CH).last
+    assert board is not first and board.sent.where == "followup" and board.sent.image()
+    assert answered.ephemeral_texts()[0].startswith(t("en", "ui.played", action="")[:4])
+    await assert_one_live_board(client)
+
+    await play(cog, client, 1, "pick 1")  # the next round's first pick: edited in place
+    late = inter(client, 2, expires_at=discord.utils.utcnow() + datetime.timedelta(seconds=10))
+    await GameCog.play_cmd.callback(cog, late, "pick 2")
+    newest = client.channel(CH).last
+    assert newest is not board and newest.sent.where == f"channel {CH}"
+    await assert_one_live_board(client)

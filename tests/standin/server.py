@@ -21,7 +21,7 @@ import random
 import re
 import secrets
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,6 +40,11 @@ ACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 #: how long Discord remembers a message nonce for ``enforce_nonce`` ("a few minutes")
 NONCE_WINDOW = 5 * 60.0
+#: Discord's global rate limit: requests per bot token per window (seconds)
+GLOBAL_LIMIT, GLOBAL_WINDOW = 50, 1.0
+#: requests that arrive this soon after a global 429 was answered were on their way before the
+#: bot could have read it (concurrent requests, event-loop lag): 429 too, not a violation
+GLOBAL_REACTION = 0.25
 #: the types of interaction callbacks
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, AUTOCOMPLETE, MODAL = 1, 4, 5, 6, 7, 8, 9
 #: interaction types
@@ -94,6 +99,13 @@ class Call:
     @property
     def key(self) -> str:
         return f"{self.method} {self.route}"
+
+    @property
+    def globally_limited(self) -> bool:
+        """Whether the call counts toward the bot's global rate limit: Discord exempts the
+        interaction endpoints (callbacks, and follow-ups and edits under the interaction's
+        webhook)."""
+        return not self.route.startswith(("/interactions/", "/webhooks/"))
 
 
 @dataclass
@@ -427,7 +439,8 @@ class Discord:
 
     def __init__(self, *, channels: int = 3, heartbeat_interval: float = 41.25,
                  ack_deadline: float = ACK_DEADLINE, seed: int = 0,
-                 token_lifetime: float = TOKEN_LIFETIME, check_spec: bool = True) -> None:
+                 token_lifetime: float = TOKEN_LIFETIME, check_spec: bool = True,
+                 global_limit: int | None = GLOBAL_LIMIT) -> None:
         self.snowflake = Snowflakes()
         self.app_id = self.bot_id = self.snowflake()
         self.guild_id = self.snowflake()
@@ -479,6 +492,14 @@ class Discord:
         #: (bucket, major) -> time before which a request breaks a 429's retry_after
         self._blocked_until: dict[tuple[str, str], float] = {}
         self._global_blocked_until = 0.0
+        #: Discord's global limit, counted per token over every route not exempt (see
+        #: :attr:`Call.globally_limited`); ``None`` turns it off (a test may lower it)
+        self.global_limit = global_limit
+        self.global_window = GLOBAL_WINDOW
+        #: token -> times of its globally limited requests Discord served in the last window
+        self._global_log: defaultdict[str, deque[float]] = defaultdict(deque)
+        #: token -> when the current global block began (its first 429)
+        self._global_since: dict[str, float] = {}
         self.guild_locale = "en-US"
 
     # --- set-up ------------------------------------------------------------------------
@@ -754,12 +775,18 @@ class Discord:
             return self._json(404, {"code": 0, "message": "404: Not Found"})
         name, template, params = found
         major = next((params[k] for k in _MAJOR if k in params), "")
+        if "webhook_id" in params and "token" in params:
+            # Discord: a webhook's top-level resource is its id and token (each interaction's
+            # token has its own limits), as discord.py's webhook buckets assume
+            major = f"{params['webhook_id']}/{params['token']}"
         body, files = await self._read_body(request)
         call = Call(time.monotonic(), method, path, template, major, body,
                     [(f.filename, len(f.data)) for f in files],
                     auth=request.headers.get("Authorization", ""), query=dict(request.query))
         self.calls.append(call)
         self._check_retry_after(call)
+        if self._over_global_limit(call):
+            return self._globally_limited(call)
         try:
             slow = self.faults.pick("slow", call.key)
             if slow is not None:
@@ -855,6 +882,37 @@ class Discord:
                 "global": fault.is_global, "code": 0}
         return _json_response(body, 429, headers)
 
+    def _over_global_limit(self, call: Call) -> bool:
+        """Discord's global limit: at most :attr:`global_limit` globally limited requests per
+        token in any :attr:`global_window`; the ones past it are refused (and not counted)."""
+        if self.global_limit is None or not call.globally_limited:
+            return False
+        served = self._global_log[call.auth]
+        while served and served[0] <= call.t - self.global_window:
+            served.popleft()
+        if len(served) >= self.global_limit:
+            return True
+        served.append(call.t)
+        return False
+
+    def _globally_limited(self, call: Call) -> web.Response:
+        """429 with ``global: true``: retry after the oldest request leaves the window. A
+        request sent while a global 429 holds is a violation (:meth:`_check_retry_after`)
+        unless it was on its way before the bot could have read the first 429."""
+        served = self._global_log[call.auth]
+        retry_after = max(0.001, served[0] + self.global_window - call.t)
+        call.status = 429
+        call.fault = f"429 global limit {retry_after:.3f}s"
+        call.answered_at = time.monotonic()
+        if call.t >= self._global_blocked_until:
+            self._global_since[call.auth] = call.t  # a new block begins
+        self._global_blocked_until = max(self._global_blocked_until, call.t + retry_after)
+        headers = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)),
+                   "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3),
+                "global": True, "code": 0}
+        return _json_response(body, 429, headers)
+
     #: tolerance for "too early" after a 429: clocks of two processes, timer granularity
     EARLY_TOLERANCE = 0.02
 
@@ -864,8 +922,9 @@ class Discord:
         until = self._blocked_until.get((call.key, call.major), 0.0)
         if call.t + self.EARLY_TOLERANCE < until:
             self.violations.append(f"{call.key} ({call.major}) {until - call.t:.3f}s before retry_after")
-        exempt = call.route.startswith(("/interactions/", "/webhooks/"))
-        if not exempt and call.t + self.EARLY_TOLERANCE < self._global_blocked_until:
+        since = self._global_since.get(call.auth, -math.inf)
+        if call.globally_limited and call.t + self.EARLY_TOLERANCE < self._global_blocked_until \
+                and call.t > since + GLOBAL_REACTION:
             self.violations.append(
                 f"{call.key} {self._global_blocked_until - call.t:.3f}s before the global retry_after")
 
@@ -1120,6 +1179,10 @@ class Discord:
         return 200, self.channels[self.dm_channel(user_id)].payload(self)
 
     # --- interactions --------------------------------------------------------------------
+    def interaction_by_token(self, token: str) -> Interaction | None:
+        """The interaction a token belongs to (expired or not), for reports."""
+        return self._by_token.get(token)
+
     def _interaction(self, token: str) -> Interaction:
         inter = self._by_token.get(token)
         if inter is None or time.monotonic() - inter.sent_at > self.token_lifetime:
