@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
-from db.database import StaleVersion, StoreError
+from db.database import StaleVersion, StoreBusy, StoreError
 from db.store import SessionRow
 from engines.base import GameError
 from session import computer
@@ -414,13 +414,23 @@ class AsyncPlay:
         just before the stop move now; a player whose time ran out is put to the vote again
         (the first announcement may not have reached Discord)."""
         events: list[TimerEvent] = []
+        busy: list[int] = []
         for session_id in await self.store.open_session_ids():
             try:
                 events += await self._recover_one(session_id)
+            except StoreBusy:
+                # players are already clicking in it (another process, or this one's first
+                # clicks): try again once the others are done
+                busy.append(session_id)
             except (GameError, LookupError, ValueError, TypeError):
                 # one damaged game (unreadable row, a log that no longer replays) must not
                 # stop the recovery of every other game
                 log.exception("start-up recovery of session %s failed", session_id)
+        for session_id in busy:
+            try:
+                events += await self._recover_one(session_id)
+            except StoreBusy as exc:
+                log.warning("start-up recovery of session %s skipped: %s", session_id, exc)
         return events
 
     async def _recover_one(self, session_id: int) -> list[TimerEvent]:

@@ -3,6 +3,7 @@ archiving, ratings. Nothing sleeps; time moves by ``clock.advance``."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -318,6 +319,49 @@ async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monk
         clock.advance(days=4)
         assert [e.params for e in await AsyncPlay(sessions).fire_due()
                 if e.kind == "idle_warn"] == [{"days": 3}]
+
+
+async def stopped_before_a_computer_move(sessions, channel_id, monkeypatch):
+    """A Kingdomino game against a computer whose process stopped right after a human move,
+    before the computer moved."""
+    await sessions.new(guild_id=1, channel_id=channel_id, game_id="kingdomino", user_id=1,
+                       name="Ala", players=2)
+    row = (await sessions.join(channel_id, None, "Bot")).session
+    game = engines.get("kingdomino")
+    while True:
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        if row.seats[seat].is_bot:
+            return row
+        async def no_computers(outcome):
+            return outcome
+        monkeypatch.setattr(sessions, "run_computer_players", no_computers)
+        row = (await sessions.act(row.id, 1, game.legal_actions(state, seat)[0])).session
+        monkeypatch.undo()
+
+
+async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, clock,
+                                                                       monkeypatch):
+    busy = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
+    other = await stopped_before_a_computer_move(sessions, CH + 1, monkeypatch)
+    sessions.db.lock_wait = 1.0
+    restarted = AsyncPlay(Sessions(sessions.db, clock=clock))
+    holding = asyncio.Event()
+
+    async def click_in_progress():
+        """A player's click holds the busy game's lock until the other game is recovered."""
+        async with sessions.locked(busy.id):
+            holding.set()
+            while (await sessions.session(other.id)).version == other.version:
+                await asyncio.sleep(0.01)
+
+    holder = asyncio.create_task(click_in_progress())
+    await holding.wait()
+    events = await restarted.recover()
+    await holder
+    assert sorted(e.session.id for e in events if e.kind == "computer") == [busy.id, other.id]
+    for row in (busy, other):
+        assert (await sessions.session(row.id)).version > row.version  # the computer moved
 
 
 async def test_computer_seats_move_again_after_a_restart(sessions, db_path, clock, monkeypatch):
