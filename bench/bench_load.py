@@ -2,7 +2,7 @@
 
     python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
                                [--render-workers N] [--shards N] [--postgres | --db URL]
-                               [--check-spec]
+                               [--check-spec] [--bot-checkout PATH]
 
 ``--shards N`` runs the bot as N processes, one shard each (``STOLIK_SHARD_COUNT`` /
 ``STOLIK_SHARD_IDS``), the games spread over N guilds, one on each shard; ``--postgres`` puts
@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
 from tests.e2e.helpers import open_game  # noqa: E402
-from tests.standin.botproc import BotProcess  # noqa: E402
+from tests.standin.botproc import REPO, BotProcess  # noqa: E402
 from tests.standin.server import Call, Discord  # noqa: E402
 from tests.standin.users import Player, Refused, Table  # noqa: E402
 
@@ -159,7 +159,7 @@ class Bots:
 
 async def run(games: int, seconds: float, game_id: str, players: int,
               render_workers: str | None = None, shards: int = 0, db: str | None = None,
-              check_spec: bool = False) -> None:
+              check_spec: bool = False, checkout: Path | None = None) -> None:
     discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT,
                       check_spec=check_spec)
     if shards:
@@ -170,13 +170,15 @@ async def run(games: int, seconds: float, game_id: str, players: int,
     await discord.start()
     workdir = Path(tempfile.mkdtemp(prefix="stolik-load-"))
     env = {"STOLIK_RENDER_WORKERS": render_workers} if render_workers is not None else {}
+    where = checkout or REPO
     target: Path | str = db or workdir / "load.sqlite3"  # a file, or a postgresql:// URL
     if shards:
         env["STOLIK_GUILD"] = ""  # commands for every guild (global), synced by shard 0
         bots = Bots([BotProcess(discord, target, workdir, extra_env=env, log_name=f"shard{n}.log",
-                                shard_ids=[n], shard_count=shards) for n in range(shards)])
+                                shard_ids=[n], shard_count=shards, checkout=where)
+                     for n in range(shards)])
     else:
-        bots = Bots([BotProcess(discord, target, workdir, extra_env=env)])
+        bots = Bots([BotProcess(discord, target, workdir, extra_env=env, checkout=where)])
     try:
         await measure(discord, bots, games, seconds, game_id, players)
     finally:
@@ -282,6 +284,8 @@ def main() -> None:
                         help="start a throwaway PostgreSQL server (tests/pg.py) for the bot")
     parser.add_argument("--check-spec", action="store_true",
                         help="check every request body against Discord's OpenAPI spec (slow)")
+    parser.add_argument("--bot-checkout", type=Path, default=None,
+                        help="run bot.py of another checkout (e.g. an older commit, to compare)")
     args = parser.parse_args()
     if args.postgres:
         from tests.pg import PostgresServer
@@ -290,12 +294,12 @@ def main() -> None:
         try:
             asyncio.run(run(args.games, args.seconds, args.game, args.players,
                             args.render_workers, args.shards, server.new_database(),
-                            args.check_spec))
+                            args.check_spec, args.bot_checkout))
         finally:
             server.stop()
         return
     asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers,
-                    args.shards, args.db, args.check_spec))
+                    args.shards, args.db, args.check_spec, args.bot_checkout))
 
 
 if __name__ == "__main__":

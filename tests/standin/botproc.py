@@ -23,9 +23,11 @@ class BotProcess:
     def __init__(self, discord: Discord, db_path: Path | str, workdir: Path, *,
                  log_name: str = "bot.log",
                  extra_env: dict[str, str] | None = None, shard_ids: list[int] | None = None,
-                 shard_count: int | None = None) -> None:
-        """``shard_ids`` of ``shard_count``: this process runs those shards only (sharding)."""
+                 shard_count: int | None = None, checkout: Path = REPO) -> None:
+        """``shard_ids`` of ``shard_count``: this process runs those shards only (sharding);
+        ``checkout``: whose ``bot.py`` runs (a benchmark may run an older checkout)."""
         self.discord = discord
+        self.checkout = checkout
         self.shard_ids, self.shard_count = shard_ids, shard_count
         self.db_path = db_path
         self.workdir = workdir
@@ -43,7 +45,7 @@ class BotProcess:
         """Start ``python bot.py`` and wait until its gateway session is up."""
         env = {k: v for k, v in os.environ.items() if k not in _DROP}
         env.update(self.discord.bot_env(str(self.db_path)))
-        env.update({"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO)}, **self.extra_env)
+        env.update({"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(self.checkout)}, **self.extra_env)
         if self.shard_ids is not None and self.shard_count is not None:
             env.update({"STOLIK_SHARD_COUNT": str(self.shard_count),
                         "STOLIK_SHARD_IDS": ",".join(map(str, self.shard_ids))})
@@ -55,7 +57,7 @@ class BotProcess:
         shards_before = dict(self.discord.shard_sessions)
         # cwd is a scratch folder, so a developer's .env is not read
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(REPO / "bot.py"), cwd=self.workdir, env=env,
+            sys.executable, str(self.checkout / "bot.py"), cwd=self.workdir, env=env,
             stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
         log.close()
         self.starts += 1
