@@ -359,7 +359,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             await host.publish(outcome)
             return
         channel = await host.channel(row.channel_id)
-        await channel.send(**message_kwargs(present.end_vote_message(row, row.lang)))
+        async with host.pace:
+            await channel.send(**message_kwargs(present.end_vote_message(row, row.lang)))
 
     async def _with_game(self, interaction: discord.Interaction, call, done_key: str) -> None:
         host = host_of(interaction)

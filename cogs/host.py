@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engines
+from cogs.pace import GlobalPace, limit_from_env
 from db.database import StoreError
 from engines.base import GameError
 from session import present
@@ -212,11 +213,14 @@ class Host:
         #: session id -> (its board posted as a follow-up by this process, when its token
         #: expires): the board's later edits go through that token while it is valid
         self._followups: dict[int, tuple[discord.WebhookMessage, datetime.datetime]] = {}
+        #: every call of this process that counts toward Discord's global limit waits here
+        self.pace = GlobalPace(limit_from_env())
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
         if channel is None:
-            channel = await self.client.fetch_channel(channel_id)
+            async with self.pace:
+                channel = await self.client.fetch_channel(channel_id)
         return channel  # type: ignore[return-value]
 
     async def publish(self, outcome: Outcome,
@@ -249,8 +253,9 @@ class Host:
         current = await self.sessions.session(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
             # only the newest lobby message keeps its Join/Start/Leave buttons
-            message = await channel.send(**message_kwargs(present.lobby_message(
-                row, outcome.notices, row.lang)))
+            async with self.pace:
+                message = await channel.send(**message_kwargs(present.lobby_message(
+                    row, outcome.notices, row.lang)))
             await self._retire_turn_message(channel, current)
             await self.sessions.set_turn_message(row.id, message.id if row.status == "lobby"
                                                  else None)
@@ -264,7 +269,8 @@ class Host:
             # a vote or a seat change: a line of news, not a new board
             lines = present.notices_text(row, outcome.notices, row.lang)
             if lines:
-                await channel.send(clip("\n".join(lines)))
+                async with self.pace:
+                    await channel.send(clip("\n".join(lines)))
             return outcome.private_seats
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
@@ -299,7 +305,8 @@ class Host:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
-                await channel.send(content)
+                async with self.pace:
+                    await channel.send(content)
         return outcome.private_seats if row.status == "active" else []
 
     async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
@@ -332,8 +339,9 @@ class Host:
                                                 self.sessions.clock().isoformat())
         for attempt, wait in enumerate((*BOARD_RETRY_WAITS, None)):
             try:
-                return await channel.send(  # a fresh file every time
-                    **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
+                async with self.pace:
+                    return await channel.send(  # a fresh file every time
+                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
             except discord.HTTPException as exc:
                 if wait is None or not (exc.status == 429 or exc.status >= 500):
                     log.warning("board of session %s (version %s) not posted: %s", row.id,
@@ -421,7 +429,9 @@ class Host:
         after = discord.Object(row.turn_message_id) if row.turn_message_id else None
         prefix = f"sk:{row.id}:"
         try:
-            async for message in channel.history(limit=50, after=after):
+            async with self.pace:  # one page of history: one call
+                found = [message async for message in channel.history(limit=50, after=after)]
+            for message in found:
                 if message.id == live:
                     continue
                 # only this bot's messages carry components with its custom ids
@@ -429,7 +439,8 @@ class Host:
                        for component in message.components
                        for item in getattr(component, "children", [])):
                     log.info("session %s: retiring unrecorded board %s", row.id, message.id)
-                    await message.edit(view=None)
+                    async with self.pace:
+                        await message.edit(view=None)
         except discord.HTTPException as exc:
             # no Read Message History: an unrecorded board keeps stale buttons, which refuse
             log.warning("session %s: could not look for unrecorded boards: %s", row.id, exc)
@@ -492,7 +503,8 @@ class Host:
                 return
             except discord.HTTPException as exc:
                 log.info("board %s not edited with its follow-up token: %s", message_id, exc)
-        await channel.get_partial_message(message_id).edit(**edit())
+        async with self.pace:
+            await channel.get_partial_message(message_id).edit(**edit())
 
     async def _send_hands_in_order(self, row: SessionRow, seats: list[int]) -> None:
         async with self._dming[row.id]:
@@ -535,7 +547,8 @@ class Host:
             # told once per player and game, with a ping: the player must learn where their
             # hand is
             self._dm_told.update((row.id, u) for u in untold)
-            await channel.send(t(row.lang, "ui.dm_closed",
+            async with self.pace:
+                await channel.send(t(row.lang, "ui.dm_closed",
                                  players=", ".join(f"<@{u}>" for u in untold)),
                                allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -547,8 +560,9 @@ class Host:
         stored = await self.sessions.store.hand_message(session_id, user_id)
         if stored is not None and not (acting and not stored["acting"]):
             try:
-                await self.client.get_partial_messageable(stored["channel_id"]) \
-                    .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
+                async with self.pace:
+                    await self.client.get_partial_messageable(stored["channel_id"]) \
+                        .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
             except discord.NotFound:
                 pass  # gone: a new one below
             else:
@@ -556,8 +570,9 @@ class Host:
                     await self.sessions.store.save_hand_message(
                         session_id, user_id, stored["channel_id"], stored["message_id"], False)
                 return
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-        message = await user.send(**message_kwargs(spec))
+        async with self.pace:  # (a first DM to a user opens the DM channel: one call more)
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            message = await user.send(**message_kwargs(spec))
         await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
                                                     message.id, acting)
 
@@ -592,4 +607,5 @@ class Host:
                 users.append(event.session.seats[event.seat].user_id)
             pings = discord.AllowedMentions(
                 users=[discord.Object(u) for u in users if u is not None])
-            await channel.send(**message_kwargs(spec), allowed_mentions=pings)
+            async with self.pace:
+                await channel.send(**message_kwargs(spec), allowed_mentions=pings)

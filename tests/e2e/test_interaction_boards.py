@@ -10,6 +10,7 @@ import asyncio
 import random
 
 from tests.e2e.helpers import assert_no_violations, board_messages, open_game, read_session
+from tests.standin.botproc import BotProcess
 from tests.standin.server import EPHEMERAL, Call, Discord, Message
 from tests.standin.users import Player, Table
 
@@ -114,3 +115,28 @@ async def test_a_burst_of_channel_calls_keeps_to_the_global_limit(discord, bot):
         board = table.turn_message()
         assert board is not None and board.components
     assert_no_violations(discord)
+
+
+async def test_a_bot_told_its_share_of_the_limit_is_never_refused(discord, tmp_path):
+    """The same kind of burst, with the bot told the limit (``STOLIK_GLOBAL_LIMIT``): it paces
+    its own channel calls (cogs/pace.py) and Discord refuses none of them; with the limit it
+    does not know (the test above) the same burst is refused."""
+    discord.global_limit = 10
+    bot = BotProcess(discord, tmp_path / "stolik.sqlite3", tmp_path,
+                     extra_env={"STOLIK_GLOBAL_LIMIT": "10"})
+    await bot.start()
+    try:
+        tables = [Table(discord, channel, [Player(discord, f"P{n}A"), Player(discord, f"P{n}B")],
+                        random.Random(n)) for n, channel in enumerate(discord.text_channels)]
+        since = len(discord.calls)
+        await asyncio.gather(*(open_game(t, GAME, timeout=120) for t in tables))
+        await asyncio.gather(*(t.make_move(t.movers()[0], False, timeout=120) for t in tables))
+        made = global_calls(discord, since)
+        assert len(made) > discord.global_limit  # more than one second's worth
+        assert [c.key for c in made if c.status == 429] == []
+        for table in tables:
+            assert read_session(bot.db_path, table.channel_id).version == 1
+        assert_no_violations(discord)
+    finally:
+        await bot.stop()
+    assert "Traceback" not in bot.log_text()

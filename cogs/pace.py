@@ -1,0 +1,58 @@
+"""Keep the bot's own REST calls under Discord's global rate limit.
+
+Discord allows 50 requests a second per bot token over every route but the interaction
+endpoints; past it each request is refused with a global 429. discord.py only reacts to a 429
+(it waits and tries again, five times at most, then raises), so a burst (200 lobbies opened at
+once) made thousands of refused requests, which count toward Discord's invalid-request limit,
+and some calls failed outright. Calls that count go through one :class:`GlobalPace` per
+process first, spaced so that no second holds more than the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+
+#: Discord's global limit per bot token (requests per second)
+DISCORD_GLOBAL_LIMIT = 50
+
+
+def limit_from_env() -> int:
+    """``STOLIK_GLOBAL_LIMIT``: the share of Discord's 50 a second this process may use (with
+    several bot processes on one token, split it between them)."""
+    return int(os.environ.get("STOLIK_GLOBAL_LIMIT", DISCORD_GLOBAL_LIMIT))
+
+
+class GlobalPace:
+    """A token bucket: a burst of a fifth of ``limit`` at once, then four fifths of it a second,
+    so that no one-second window holds more than ``limit`` calls. No lock: a caller reserves
+    its slot before it awaits anything."""
+
+    def __init__(self, limit: int = DISCORD_GLOBAL_LIMIT,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if limit < 1:
+            raise ValueError("the limit must be at least one call a second")
+        rate = 0.8 * limit
+        self.interval = 1.0 / rate
+        self.burst = max(1, limit - int(rate))
+        self.clock = clock
+        self._next = 0.0  # when the next slot is free, once the burst is spent
+        self.waited = 0  # calls that had to wait (for logs and benchmarks)
+
+    def delay(self) -> float:
+        """Reserve a slot; how long to wait for it."""
+        now = self.clock()
+        at = max(self._next, now - (self.burst - 1) * self.interval)
+        self._next = at + self.interval
+        return max(0.0, at - now)
+
+    async def __aenter__(self) -> None:
+        wait = self.delay()
+        if wait > 0:
+            self.waited += 1
+            await asyncio.sleep(wait)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None

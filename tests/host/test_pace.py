@@ -1,0 +1,44 @@
+"""The pacer keeps the bot's own calls under Discord's global limit (cogs/pace.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.pace import DISCORD_GLOBAL_LIMIT, GlobalPace
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("limit", [DISCORD_GLOBAL_LIMIT, 25, 10, 4])
+def test_no_one_second_window_holds_more_than_the_limit(limit):
+    clock = Clock()
+    pace = GlobalPace(limit, clock=clock)
+    starts = []
+    for _ in range(500):  # 500 calls asked for at the same instant
+        starts.append(clock.now + pace.delay())
+    starts.sort()
+    most = max(sum(1 for s in starts[i:] if s < start + 1.0) for i, start in enumerate(starts))
+    assert most <= limit
+    assert most >= 0.8 * limit  # and the pace uses most of it
+    assert starts[-1] - starts[0] == pytest.approx((500 - pace.burst) / (0.8 * limit), rel=0.01)
+
+
+def test_a_burst_goes_at_once_and_an_idle_bucket_refills():
+    clock = Clock()
+    pace = GlobalPace(clock=clock)  # Discord's 50 a second
+    assert pace.burst == 10
+    assert [pace.delay() for _ in range(10)] == [0.0] * 10
+    assert pace.delay() == pytest.approx(1 / 40)
+    clock.now += 10.0  # quiet for a while: the whole burst again
+    assert [pace.delay() for _ in range(10)] == [0.0] * 10
+
+
+def test_a_limit_must_allow_a_call():
+    with pytest.raises(ValueError):
+        GlobalPace(0)
