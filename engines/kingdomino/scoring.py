@@ -142,6 +142,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
         points += squares * crown_count
         found.append((component, (letter_of[at], squares, crown_count)))
     if left.bit_count() > largest:  # crownless properties that might be the largest
+        # the flood is written out twice, not called: this is the hot loop of every live score
         while left:
             component = left & -left
             while True:

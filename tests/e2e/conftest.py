@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import aiohttp
 import pytest
 
 from tests.standin.botproc import BotProcess
@@ -25,3 +26,12 @@ async def bot(discord, tmp_path, request):
     # the bot must never have logged an unhandled error while the test ran
     if "Traceback" in log and not getattr(request.node, "allow_tracebacks", False):
         pytest.fail(f"the bot logged a traceback:\n{process.log_tail(60)}")
+
+
+@pytest.fixture
+async def api():
+    """A bare stand-in and an HTTP session with the bot's token: the stand-in's own tests."""
+    server = await Discord(channels=1).start()
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {server.token}"}) as http:
+        yield server, http
+    await server.stop()

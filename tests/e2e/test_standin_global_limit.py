@@ -10,17 +10,8 @@ import math
 import time
 
 import aiohttp
-import pytest
 
-from tests.standin.server import APP_COMMAND, GLOBAL_REACTION, Discord
-
-
-@pytest.fixture
-async def api():
-    server = await Discord(channels=1).start()
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {server.token}"}) as http:
-        yield server, http
-    await server.stop()
+from tests.standin.server import APP_COMMAND, GLOBAL_REACTION
 
 
 async def post(http, server, path: str, body) -> aiohttp.ClientResponse:

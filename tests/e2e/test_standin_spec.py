@@ -6,20 +6,10 @@ from __future__ import annotations
 
 import time
 
-import aiohttp
-import pytest
 from jsonschema import Draft202012Validator
 
 from tests.standin import spec
-from tests.standin.server import APP_COMMAND, AUTOCOMPLETE_REQUEST, Discord
-
-
-@pytest.fixture
-async def api():
-    server = await Discord(channels=1).start()
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {server.token}"}) as http:
-        yield server, http
-    await server.stop()
+from tests.standin.server import APP_COMMAND, AUTOCOMPLETE_REQUEST
 
 
 async def call(http, server, method: str, path: str, body) -> tuple[int, dict]:

@@ -364,29 +364,15 @@ async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, c
         assert (await sessions.session(row.id)).version > row.version  # the computer moved
 
 
-async def test_computer_seats_move_again_after_a_restart(sessions, db_path, clock, monkeypatch):
-    out = await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1,
-                             name="Ala", players=2)
-    row = (await sessions.join(CH, None, "Bot")).session
+async def test_computer_seats_move_again_after_a_restart(sessions, clock, monkeypatch):
+    row = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
     game = engines.get("kingdomino")
-    # the process stops right after a human move, before the computer moved
-    while True:
-        state = await sessions.state(row)
-        seat = game.to_act(state)[0]
-        if row.seats[seat].is_bot:
-            break
-        async def no_computers(outcome):
-            return outcome
-        monkeypatch.setattr(sessions, "run_computer_players", no_computers)
-        row = (await sessions.act(row.id, 1, game.legal_actions(state, seat)[0])).session
-        monkeypatch.undo()
     restarted = AsyncPlay(Sessions(sessions.db, clock=clock))
     events = await restarted.recover()
     assert [e.kind for e in events] == ["computer"]
     assert events[0].session.version > row.version
     state = await restarted.sessions.state(events[0].session)
     assert not events[0].session.seats[game.to_act(state)[0]].is_bot
-    assert out.session.id == row.id
 
 
 async def test_an_overrun_is_not_carried_into_the_next_turn(sessions, clock):
