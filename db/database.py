@@ -345,7 +345,7 @@ class SqliteDatabase(Database):
     async def open(self) -> SqliteDatabase:
         try:
             self.conn = await self._connect(busy_ms=int(self.lock_wait * 1000))
-            await self.conn.execute("PRAGMA journal_mode = WAL")
+            await self._journal_to_wal()
             await self.conn.execute("PRAGMA synchronous = FULL")
             await migrate(self)
             await self.conn.execute("PRAGMA busy_timeout = 50")
@@ -358,6 +358,21 @@ class SqliteDatabase(Database):
             await self.close()
             raise _sqlite_failure(exc) from exc
         return self
+
+    async def _journal_to_wal(self) -> None:
+        """Switch a new file to WAL. The switch needs the file to itself and SQLite does not
+        wait for it (no busy handler): processes opening a new file at the same moment got
+        "database is locked". Try again until ``lock_wait`` has passed."""
+        assert self.conn is not None
+        give_up = time.monotonic() + self.lock_wait
+        while True:
+            try:
+                await self.conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         for conn in {id(c): c for c in (self.reader, self.conn) if c is not None}.values():
