@@ -18,6 +18,7 @@ from cogs.host import (
     lang_of,
     message_kwargs,
 )
+from db.database import StoreError
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
@@ -66,6 +67,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             await _lobby(interaction, parsed)
     except GameError as error:
         await answer_error(interaction, error)
+        await _give_back_board(interaction, parsed)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
             # the newest board may be stale because the bot stopped before posting the next
@@ -76,6 +78,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
                 log.warning("session %s: board not repaired: %s", parsed.session_id, still)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
         await answer_failure(interaction, exc)
+        await _give_back_board(interaction, parsed)
     if board_missing and parsed.session_id in host.missing:
         try:
             await host.repair_board(parsed.session_id)
@@ -89,19 +92,46 @@ def _is_ephemeral(interaction: discord.Interaction) -> bool:
 
 
 async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """A move. The first answer does at once, from memory only, what the move's outcome would
+    otherwise need a call for: a private picker closes ("done"; a refusal shows in its
+    place), and the public board loses its buttons when this process last showed it with
+    the clicker alone to act at the click's version (a refusal gives them back). Anything
+    else is a plain deferred update."""
     host = _host(interaction)
-    await interaction.response.defer()
+    message = interaction.message
+    retired: int | None = None
+    if _is_ephemeral(interaction):
+        await interaction.response.edit_message(content=t(lang_of(interaction), "ui.done"),
+                                                view=None, attachments=[])
+    elif message is not None and parsed.version is not None \
+            and host.acts_alone(parsed.session_id, parsed.version, interaction.user.id):
+        await interaction.response.edit_message(view=None)
+        retired = message.id
+        host.took_buttons(message.id)
+    else:
+        await interaction.response.defer()
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
-    if _is_ephemeral(interaction):
-        try:
-            await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
-                                                     view=None, attachments=[])
-        except discord.HTTPException:
-            # the move is recorded: its board must still go out (a 429 storm, a lost token)
-            log.warning("could not mark the picker of session %s done", parsed.session_id)
     # the board goes out on this click's interaction (exempt from Discord's global limit)
-    await host.publish(outcome, interaction)
+    await host.publish(outcome, interaction, retired=retired)
+
+
+def _took_board_buttons(interaction: discord.Interaction, parsed: ids.Parsed) -> bool:
+    """Whether this act click's first answer took the public board's buttons off."""
+    message = interaction.message
+    return (parsed.kind == "act" and message is not None and not message.flags.ephemeral
+            and interaction.response.type == discord.InteractionResponseType.message_update)
+
+
+async def _give_back_board(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
+    """After a refused move (or a failure) whose click had taken the board's buttons off."""
+    if not _took_board_buttons(interaction, parsed) or parsed.version is None:
+        return
+    try:
+        await _host(interaction).give_back_board(parsed.session_id, interaction, parsed.version)
+    except (GameError, StoreError, discord.HTTPException) as exc:
+        # the user was answered; the board's buttons come back at the next repair
+        log.warning("session %s: board not given back: %s", parsed.session_id, exc)
 
 
 async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
@@ -156,7 +186,8 @@ async def _lobby(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         outcome = await host.sessions.leave(row.channel_id, user.id)
     else:
         raise SessionError("error.bad_component", "unknown button")
-    await host.publish(outcome)
+    # the new lobby (or the first board) goes out on this click's interaction
+    await host.publish(outcome, interaction)
 
 
 async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

@@ -137,8 +137,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                 await created.delete()
             await answer_error(interaction, error)
             return
-        await confirm(interaction, "ui.created")
-        await host.publish(outcome)
+        # the lobby as the command's second follow-up when the first went out (exempt from
+        # the global limit; a first follow-up would take the private "thinking" one's place)
+        await host.publish(outcome, interaction if await confirm(interaction, "ui.created")
+                           else None)
 
     @new.autocomplete("pace")
     async def pace_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -189,8 +191,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        await confirm(interaction, "ui.done")
-        await host.publish(outcome)
+        await host.publish(outcome, interaction if await confirm(interaction, "ui.done")
+                           else None)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:

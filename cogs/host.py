@@ -12,7 +12,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -46,6 +46,8 @@ MAX_CONTENT = 2000
 TOKEN_MARGIN = datetime.timedelta(seconds=30)
 #: at most this much of a user's own text is echoed back in an error
 ECHO_LIMIT = 100
+#: live boards remembered per process (who acts on which message at which version)
+LIVE_BOARDS = 4096
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -114,13 +116,16 @@ def _bytes_io(data: bytes) -> Any:
     return io.BytesIO(data)
 
 
-async def confirm(interaction: discord.Interaction, key: str) -> None:
+async def confirm(interaction: discord.Interaction, key: str) -> bool:
     """A private "done" after a recorded change. It may be lost (a 429 storm, an expired
-    token) without holding back what matters more: the board that follows."""
+    token) without holding back what matters more: the board that follows. Returns whether
+    it went out (after a "thinking" defer, a later follow-up may then be public)."""
     try:
         await interaction.followup.send(t(lang_of(interaction), key), ephemeral=True)
     except discord.HTTPException:
         log.warning("could not confirm %s to user %s", key, interaction.user.id)
+        return False
+    return True
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -154,15 +159,36 @@ async def on_command_error(interaction: discord.Interaction,
         await answer_failure(interaction, original)
 
 
+def closed_privately(interaction: discord.Interaction) -> bool:
+    """Whether the first answer updated the clicked private (ephemeral) message, as a move
+    picker is closed by the click that plays its move."""
+    message = interaction.message
+    return (interaction.response.type == discord.InteractionResponseType.message_update
+            and message is not None and message.flags.ephemeral)
+
+
 async def _answer_privately(interaction: discord.Interaction, message: str) -> None:
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(message, ephemeral=True)
+        elif closed_privately(interaction):
+            # the picker the user is looking at says why, in place of its "done"
+            await interaction.edit_original_response(content=message, view=None,
+                                                     attachments=[])
+        else:
+            await interaction.followup.send(message, ephemeral=True)
     except discord.HTTPException as exc:
         # an expired token (15 minutes) or Discord failing: nothing more can reach the user
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+
+class LiveBoard(NamedTuple):
+    """A game's newest board as this process last showed it (noted just before it goes out:
+    a quick click on it must find it)."""
+
+    version: int
+    #: the users who must act on it (computer seats left out)
+    movers: frozenset[int]
 
 
 class BoardNotPosted(SessionError):
@@ -215,6 +241,80 @@ class Host:
         self._followups: dict[int, tuple[discord.WebhookMessage, datetime.datetime]] = {}
         #: every call of this process that counts toward Discord's global limit waits here
         self.pace = GlobalPace(limit_from_env())
+        #: session id -> its live board as this process last published it (a guess for the
+        #: first answer to a click, never trusted for correctness; see acts_alone)
+        self._live: dict[int, LiveBoard] = {}
+        #: boards whose buttons a click's first answer took off, until its publish (which
+        #: then retires them with no call) or a refusal gives them back
+        self._bare: dict[int, None] = {}
+
+    def acts_alone(self, session_id: int, version: int, user_id: int) -> bool:
+        """Whether ``user_id`` alone must act on the game's board at ``version``, as this
+        process last published it: a click on a board of that version may take the board's
+        buttons off in its first answer (no call later to retire it). Memory only, so it may
+        be behind (another process moved the game): a move then refused gets the board back
+        (:meth:`give_back_board`); a miss only costs the later call."""
+        live = self._live.get(session_id)
+        return live is not None and live.version == version and live.movers == {user_id}
+
+    def took_buttons(self, message_id: int) -> None:
+        """A click's first answer took the buttons off this board (see :meth:`acts_alone`)."""
+        self._bare[message_id] = None
+        while len(self._bare) > LIVE_BOARDS:  # left by a click that failed before publishing
+            del self._bare[next(iter(self._bare))]
+
+    def _still_bare(self, message_id: int | None) -> int | None:
+        """``message_id`` if a first answer took its buttons off and nothing gave them back
+        since; forgotten now (its click's publish is the one that asks)."""
+        if message_id is None or message_id not in self._bare:
+            return None
+        del self._bare[message_id]
+        return message_id
+
+    def _note_live(self, row: SessionRow, state: Any) -> None:
+        self._live.pop(row.id, None)  # re-inserted last: the oldest entry goes first
+        if row.status != "active":
+            return
+        users = (row.seats[seat].user_id for seat in engines.get(row.game_id).to_act(state))
+        movers = frozenset(user for user in users if user is not None)
+        self._live[row.id] = LiveBoard(row.version, movers)
+        while len(self._live) > LIVE_BOARDS:
+            del self._live[next(iter(self._live))]
+
+    async def give_back_board(self, session_id: int, reply: discord.Interaction,
+                              version: int) -> None:
+        """A move was refused after its click's first answer took the clicked board's buttons
+        off (:meth:`acts_alone` guessed wrong, or the game moved on). If that board is still
+        the game's recorded live board it becomes live again: with the buttons it had, when
+        the game is still at its ``version`` or the next board's post is pending (a click on
+        them posts that board, as before); else (the game moved on in place meanwhile) the
+        current board is shown in it. A newer board or an ended game leaves it retired."""
+        message = reply.message
+        if message is None:
+            return
+        async with self._publishing[session_id]:
+            row = await self.sessions.session(session_id)
+            if row.status != "active" or row.turn_message_id != message.id:
+                return
+            channel = await self.channel(row.channel_id)
+            if row.version == version or row.id in self.missing:
+                # (a move accepted meanwhile then retires it with a call: it is not bare)
+                self._bare.pop(message.id, None)
+                view = discord.ui.View.from_message(message, timeout=None)
+                view.stop()  # routed by custom id (DynamicItems), never stored
+                log.info("session %s: board %s gets its buttons back", row.id, message.id)
+                await self._edit_board(channel, row.id, message.id, reply, lambda: {"view": view})
+                return
+            if self._posted.get(row.id) != row.version:
+                return  # the newer version's publish is still due: it shows the board
+            # this process already showed the newer version in this message: the answer may
+            # have taken those buttons off (the two calls raced), so show it again
+            log.info("session %s: board %s shown again at version %s", row.id, message.id,
+                     row.version)
+            hands = await self._publish(Outcome(row, board_changed=True, new_turn=False),
+                                        reply=reply)
+        if hands:
+            await self._send_hands_in_order(row, hands)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -223,14 +323,15 @@ class Host:
                 channel = await self.client.fetch_channel(channel_id)
         return channel  # type: ignore[return-value]
 
-    async def publish(self, outcome: Outcome,
-                      interaction: discord.Interaction | None = None) -> None:
+    async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None,
+                      *, retired: int | None = None) -> None:
         """After a change: post the lobby or a fresh board in the channel, then private hands.
         ``interaction``: the acknowledged interaction of a human's move, which the board goes
-        out on when it can. Raises :class:`BoardNotPosted` when Discord keeps refusing the
-        board."""
+        out on when it can; ``retired``: a board whose buttons that interaction's first answer
+        already took off (no call to retire it again). Raises :class:`BoardNotPosted` when
+        Discord keeps refusing the board."""
         async with self._publishing[outcome.session.id]:
-            hands = await self._publish(outcome, reply=interaction)
+            hands = await self._publish(outcome, reply=interaction, retired=retired)
         if hands:
             await self._send_hands_in_order(outcome.session, hands)
 
@@ -245,20 +346,18 @@ class Host:
         return reply
 
     async def _publish(self, outcome: Outcome, *, force_new: bool = False,
-                       reply: discord.Interaction | None = None) -> list[int]:
+                       reply: discord.Interaction | None = None,
+                       retired: int | None = None) -> list[int]:
         """Show ``outcome`` in the channel; returns the seats whose hands are due by DM."""
         row = outcome.session
         reply = self._usable(reply, row)
+        bare = self._still_bare(retired)
         channel = await self.channel(row.channel_id)
         current = await self.sessions.session(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
             # only the newest lobby message keeps its Join/Start/Leave buttons
-            async with self.pace:
-                message = await channel.send(**message_kwargs(present.lobby_message(
-                    row, outcome.notices, row.lang)))
-            await self._retire_turn_message(channel, current)
-            await self.sessions.set_turn_message(row.id, message.id if row.status == "lobby"
-                                                 else None)
+            self._live.pop(row.id, None)
+            await self._post_lobby(row, channel, current, outcome, reply)
             return []
         if row.status == "active" and current.status != "active":
             # the game ended (an end vote, an abandon) after this change: its final board is
@@ -275,6 +374,7 @@ class Host:
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
                                           self.sessions.clock())
+        self._note_live(row, state)
         # the newest turn message (a publish just before this one may have posted it) loses its
         # buttons only once the new one is up: a crash in between never leaves no live board
         previous = await self.sessions.session(row.id)
@@ -295,7 +395,7 @@ class Host:
         # the message id and the end of the intent in one transaction, before anything else
         # goes to Discord: a crash after it leaves in-place edits aimed at the right board
         await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
-        if previous.turn_message_id != message.id:
+        if previous.turn_message_id not in (message.id, bare):
             await self._retire_turn_message(channel, previous, reply)
         if board is not None and reply is not None and not outcome.finished:
             self._remember_follow_up(row.id, board, reply.expires_at)
@@ -308,6 +408,35 @@ class Host:
                 async with self.pace:
                     await channel.send(content)
         return outcome.private_seats if row.status == "active" else []
+
+    async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,
+                          outcome: Outcome, reply: discord.Interaction | None) -> None:
+        """The lobby as a new message (on the interaction that changed it when there is one:
+        exempt from the global limit), then the previous one loses its buttons."""
+        spec = present.lobby_message(row, outcome.notices, row.lang)
+        followed: discord.WebhookMessage | None = None
+        maybe_posted = False
+        if reply is not None:
+            try:
+                followed = await reply.followup.send(**message_kwargs(spec), wait=True)
+            except discord.HTTPException as exc:
+                log.warning("lobby of session %s not posted on interaction %s: %s; posting it"
+                            " in the channel", row.id, reply.id, exc)
+                maybe_posted = exc.status >= 500
+        if followed is not None:
+            message_id = followed.id
+        else:
+            async with self.pace:
+                message_id = (await channel.send(**message_kwargs(spec))).id
+        await self._retire_turn_message(channel, current, reply)
+        live = row.status == "lobby"
+        await self.sessions.set_turn_message(row.id, message_id if live else None)
+        if live and reply is not None and followed is not None:
+            self._remember_follow_up(row.id, followed, reply.expires_at)
+        else:
+            self._followups.pop(row.id, None)
+        if maybe_posted:  # a copy Discord made all the same keeps no live buttons
+            await self._retire_unrecorded(current, message_id)
 
     async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
         """Who a new board may ping: the players now to move, in every pace, never someone who
@@ -570,8 +699,16 @@ class Host:
                     await self.sessions.store.save_hand_message(
                         session_id, user_id, stored["channel_id"], stored["message_id"], False)
                 return
-        async with self.pace:  # (a first DM to a user opens the DM channel: one call more)
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        # each call its own slot: a first DM to a user may fetch the user and opens the DM
+        # channel first (three calls in one slot went past a low limit)
+        user = self.client.get_user(user_id)
+        if user is None:
+            async with self.pace:
+                user = await self.client.fetch_user(user_id)
+        if user.dm_channel is None:
+            async with self.pace:
+                await user.create_dm()
+        async with self.pace:
             message = await user.send(**message_kwargs(spec))
         await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
                                                     message.id, acting)

@@ -7,12 +7,18 @@ under a burst the bot keeps to the global limit the stand-in enforces."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
+from session.i18n import t
 from tests.e2e.helpers import assert_no_violations, board_messages, open_game, read_session
 from tests.standin.botproc import BotProcess
-from tests.standin.server import EPHEMERAL, Call, Discord, Message
-from tests.standin.users import Player, Table
+from tests.standin.server import DEFERRED_UPDATE, EPHEMERAL, UPDATE, Call, Discord, Message
+from tests.standin.users import Player, Table, answer, choices, error_text
 
 GAME = "kingdomino"
 
@@ -36,42 +42,169 @@ async def test_a_clicked_move_comes_back_as_a_follow_up_and_no_global_call_is_ma
     players = [Player(discord, "Ala"), Player(discord, "Bartek")]
     spectator = Player(discord, "Zoe")  # in the channel, not in the game
     table = Table(discord, channel, players, random.Random(11))
+    since = len(discord.calls)
     await open_game(table, GAME)
     first = table.turn_message()
-    assert first is not None and first.via == "channel"  # the start: a lobby click's board
+    # the lobby and the first board went out on the commands' interactions too
+    assert first is not None and first.via == "followup"
+    await discord.wait_for(lambda: table.lobby_message() is None, 10, "the lobby retired")
 
-    since = len(discord.calls)
-    after_first = 0
     moves = 0
-    while moves < 16 and not table.finished():
+    kinds: set[str] = set()
+    while moves < 24 and not table.finished():
         before = table.turn_message()
+        assert before is not None
+        at_start = len(discord.calls)
         mover = table.rng.choice(table.movers())
         move = await table.make_move(mover, False)
         moves += 1
         board = table.turn_message()
-        assert board is not None and before is not None
+        assert board is not None
         click = move.clicks[-1]
-        if board is before:  # the same player moves again: the clicked board, edited
-            assert discord.messages[click.message_id or 0].ephemeral or click.message_id == board.id
-            continue
-        # the new board is a public follow-up of the click that made the move
-        assert board.via == "followup" and board.interaction_id == click.id
-        assert board.public and board.visible_to is None and board.images()
-        assert spectator.id not in {p.id for p in table.movers()}  # sees it, is not pinged
-        assert pinged(discord, board) == {p.id for p in table.movers()}
-        # the old board loses its buttons
-        await discord.wait_for(lambda b=before: not b.components, 10, "the old board retired")
-        if moves == 1:
-            after_first = len(discord.calls)
-    assert moves >= 10 and after_first
-    await asyncio.sleep(0.5)  # anything the last move still sends
-    # not one call counted toward the global limit: boards, pings and retirements all went out
-    # on interactions; the first move at most retires the board the lobby's Start posted in
-    # the channel by a channel PATCH (when its last click was in the private picker)
-    assert [c.key for c in global_calls(discord, after_first)] == []
-    assert len(global_calls(discord, since)) <= 1
+        on_board = click.message_id == before.id
+        # the click that plays is answered by an update: of the picker ("done", no buttons),
+        # or of the board, whose buttons it takes off (its player alone was to move)
+        assert click.response_type == UPDATE
+        clicked = discord.messages[click.message_id or 0]
+        assert clicked.ephemeral != on_board and not clicked.custom_ids(first=False) \
+            or (on_board and board is before)
+        if board is before:  # the same player moves again: the board, edited in place
+            assert board.components and board.history[-1].t > click.sent_at
+            kind = "edited"
+        else:
+            # the new board is a public follow-up of the click that made the move
+            assert board.via == "followup" and board.interaction_id == click.id
+            assert board.public and board.visible_to is None and board.images()
+            assert spectator.id not in {p.id for p in table.movers()}  # sees it, not pinged
+            assert pinged(discord, board) == {p.id for p in table.movers()}
+            # the old board loses its buttons
+            await discord.wait_for(lambda b=before: not b.components, 10, "the old board retired")
+            kind = "new"
+        kinds.add(f"{kind} from the {'board' if on_board else 'picker'}")
+        await asyncio.sleep(0.2)  # anything the move still sends
+        made = discord.calls[at_start:]
+        # one call per click, one for the new or edited board, and only a move from the
+        # private picker to a new board retires the old one with a call of its own
+        expected = len(move.clicks) + 1 + (kind == "new" and not on_board)
+        assert len(made) == expected, (kind, on_board, [c.key for c in made])
+    # (a move from the picker that hands the turn over is rarer: it is checked whenever
+    # it comes, and in test_a_move_from_the_picker_closes_it_in_the_answer)
+    assert moves == 24 and {"new from the board", "edited from the picker"} <= kinds, kinds
+    # not one call counted toward the global limit, from the lobby on: lobbies, boards, pings
+    # and retirements all went out on interactions
+    assert [c.key for c in global_calls(discord, since)] == []
     shown = [v for v, _ in board_messages(table)]
     assert shown == sorted(shown) and len(set(shown)) == len(shown)
+    assert_no_violations(discord)
+
+
+@contextlib.contextmanager
+def store_lock_held(db_path: Path, session_id: int) -> Iterator[None]:
+    """Hold the bot's store lock of one session from this process (as another bot process
+    busy with that game would): the bot's moves there wait for it, then are refused with
+    error.store_busy and change nothing."""
+    fd = os.open(os.path.realpath(db_path) + "-locks", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, session_id)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor drops the lock
+
+
+def moves_on(message: Message) -> list[str]:
+    """The custom ids of the move-making buttons on a message."""
+    return [c for c, _ in choices(message)]
+
+
+async def board_with(table: Table, kind: str) -> Message:
+    """Play on until the live board offers a button of ``kind`` (``a`` plays a move, ``p``
+    opens the private picker)."""
+    while True:
+        board = table.turn_message()
+        assert board is not None and not table.finished()
+        if any(f":{kind}:" in c and not c.endswith(":p:") for c in board.custom_ids()):
+            return board
+        await table.make_move(table.rng.choice(table.movers()), False)
+
+
+async def test_clicks_that_are_refused_leave_the_live_board_as_it_was(discord, bot):
+    """A spectator's click, the other player's click, the mover's click while the game is
+    busy elsewhere (the answer took the board's buttons off: they come back), the same in the
+    private picker (the refusal shows in its place), and a double click: each clicker gets a
+    clear private answer, and the game always has one live board, the newest."""
+    channel = discord.text_channels[2]
+    players = [Player(discord, "Ala"), Player(discord, "Bartek")]
+    spectator = Player(discord, "Zoe")
+    table = Table(discord, channel, players, random.Random(5))
+    await open_game(table, GAME)
+    session_id = read_session(bot.db_path, channel).id
+    board = await board_with(table, "a")
+    ids_now = board.custom_ids()
+    [mover] = table.movers()
+    other = next(p for p in players if p is not mover)
+    act = next(c for c in ids_now if ":a:" in c)
+    version = read_session(bot.db_path, channel).version
+
+    async def refused_click(player: Player, key: str) -> None:
+        edits = len(board.edits)
+        inter = await answer(discord, await player.click(board, act))
+        assert inter.response_type == DEFERRED_UPDATE  # not the clicker's board to change
+        await discord.wait_for(lambda: error_text(discord, inter), 10, "the refusal")
+        assert error_text(discord, inter) == t("en", key)
+        assert board.custom_ids() == ids_now and len(board.edits) == edits
+
+    await refused_click(spectator, "error.not_a_player")
+    await refused_click(other, "kingdomino.error.not_your_turn")
+    with store_lock_held(bot.db_path, session_id):
+        # the mover's click takes the buttons off at once; the move cannot be stored
+        inter = await answer(discord, await mover.click(board, act))
+        assert inter.response_type == UPDATE and not board.components
+        await discord.wait_for(lambda: error_text(discord, inter), 10, "the refusal")
+        assert error_text(discord, inter) == t("en", "error.store_busy")
+        await discord.wait_for(lambda: board.custom_ids() == ids_now, 10, "the buttons back")
+    assert read_session(bot.db_path, channel).version == version  # nothing was stored
+
+    # a double click: both answers may take the buttons off, one move is played, the other
+    # click is told the board changed; the newest board is live, every older one retired
+    first, second = await mover.click(board, act), await mover.click(board, ids_now[-1])
+    await answer(discord, first)
+    await answer(discord, second)
+    await discord.wait_for(lambda: error_text(discord, second) or error_text(discord, first),
+                           10, "the refusal of one click")
+    await discord.wait_for(lambda: read_session(bot.db_path, channel).version > version, 10,
+                           "the move")
+    await asyncio.sleep(1.0)  # the board and the refused click's repair, if any
+    assert read_session(bot.db_path, channel).version == version + 1
+    newest = table.turn_message()
+    assert newest is not None and moves_on(newest)
+    assert [m for m in table.public() if m.components and m.images()] == [newest]
+
+    # in the private picker: the refusal takes the picker's place; the board never changes
+    board = await board_with(table, "p")
+    ids_now = board.custom_ids()
+    [mover] = table.movers()
+    version = read_session(bot.db_path, channel).version
+    with store_lock_held(bot.db_path, session_id):
+        edits = len(board.edits)
+        opener = next(c for c in ids_now if ":p:" in c and not c.endswith(":p:"))
+        step = await answer(discord, await mover.click(board, opener))
+        picker = discord.messages[step.original_id or 0]
+        while True:
+            assert picker.ephemeral and picker.visible_to == mover.id and picker.components
+            custom_id, value = table.rng.choice(
+                [(c, v) for c, v in choices(picker) if not c.endswith(":p:") or v])
+            step = await answer(discord, await mover.click(picker, custom_id, value))
+            if not picker.components:
+                break  # the move: the picker closed in the answer
+        assert step.response_type == UPDATE and picker.content == t("en", "ui.done")
+        await discord.wait_for(lambda: picker.content != t("en", "ui.done"), 10, "the refusal")
+        assert picker.content == t("en", "error.store_busy") and not picker.components
+        assert error_text(discord, step) == t("en", "error.store_busy")
+        assert board.custom_ids() == ids_now and len(board.edits) == edits
+    assert read_session(bot.db_path, channel).version == version
+    # and the game goes on
+    await table.make_move(mover, False)
+    assert read_session(bot.db_path, channel).version == version + 1
     assert_no_violations(discord)
 
 
@@ -100,14 +233,22 @@ async def test_an_expired_token_sends_the_board_by_the_channel(discord, bot):
     assert_no_violations(discord)
 
 
+#: a game with hands: its DMs, and the boards of moves made in DMs, count toward the global
+#: limit (lobbies and boards of clicks in the channel go out on interactions)
+HIDDEN = "dwoch_nastepcow"
+
+
 async def test_a_burst_of_channel_calls_keeps_to_the_global_limit(discord, bot):
-    """Four games opened at once with the limit lowered to 4 a second: the lobbies and first
-    boards (channel posts) run into global 429s, the bot waits them out, nothing is lost."""
+    """Four games opened at once with the limit lowered to 4 a second: the hands DMed at the
+    start and the boards of moves made in DMs (channel posts) run into global 429s, the bot
+    waits them out, nothing is lost."""
     discord.global_limit = 4
     tables = [Table(discord, channel, [Player(discord, f"T{n}A"), Player(discord, f"T{n}B")],
                     random.Random(n)) for n, channel in enumerate(discord.text_channels)]
-    await asyncio.gather(*(open_game(t, GAME, timeout=120) for t in tables))
-    await asyncio.gather(*(t.make_move(t.movers()[0], False, timeout=120) for t in tables))
+    await asyncio.gather(*(open_game(t, HIDDEN, timeout=120) for t in tables))
+    await discord.wait_for(lambda: all(discord.dms(t.movers()[0].id) for t in tables),
+                           120, "the movers' hands")
+    await asyncio.gather(*(t.make_move(t.movers()[0], True, timeout=120) for t in tables))
     refused = [c for c in discord.calls if c.status == 429 and c.globally_limited]
     assert refused, "the burst never reached the lowered limit"
     for table in tables:
@@ -121,16 +262,18 @@ async def test_a_bot_told_its_share_of_the_limit_is_never_refused(discord, tmp_p
     """The same kind of burst, with the bot told the limit (``STOLIK_GLOBAL_LIMIT``): it paces
     its own channel calls (cogs/pace.py) and Discord refuses none of them; with the limit it
     does not know (the test above) the same burst is refused."""
-    discord.global_limit = 10
+    discord.global_limit = 4
     bot = BotProcess(discord, tmp_path / "stolik.sqlite3", tmp_path,
-                     extra_env={"STOLIK_GLOBAL_LIMIT": "10"})
+                     extra_env={"STOLIK_GLOBAL_LIMIT": "4"})
     await bot.start()
     try:
         tables = [Table(discord, channel, [Player(discord, f"P{n}A"), Player(discord, f"P{n}B")],
                         random.Random(n)) for n, channel in enumerate(discord.text_channels)]
         since = len(discord.calls)
-        await asyncio.gather(*(open_game(t, GAME, timeout=120) for t in tables))
-        await asyncio.gather(*(t.make_move(t.movers()[0], False, timeout=120) for t in tables))
+        await asyncio.gather(*(open_game(t, HIDDEN, timeout=120) for t in tables))
+        await discord.wait_for(lambda: all(discord.dms(t.movers()[0].id) for t in tables),
+                               120, "the movers' hands")
+        await asyncio.gather(*(t.make_move(t.movers()[0], True, timeout=120) for t in tables))
         made = global_calls(discord, since)
         assert len(made) > discord.global_limit  # more than one second's worth
         assert [c.key for c in made if c.status == 429] == []

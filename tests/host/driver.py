@@ -40,6 +40,14 @@ def choices(sent: Sent) -> list[tuple[str, str | None]]:
     return forward or out
 
 
+def plays(custom_id: str, value: str | None) -> bool:
+    """Whether clicking this (choosing ``value`` in a menu) plays a move."""
+    parsed = ids.parse(custom_id)
+    if parsed is not None and parsed.kind == "select":
+        return (value or "").startswith("a:")
+    return parsed is not None and parsed.kind == "act"
+
+
 async def make_move(client: FakeClient, user_id: int, channel_id: int, start: Sent,
                     rng: random.Random, start_message: FakeMessage | None = None) -> int:
     """Click through the picker from ``start`` until a move is played; returns the clicks."""
@@ -52,8 +60,10 @@ async def make_move(client: FakeClient, user_id: int, channel_id: int, start: Se
         clicks += 1
         errors = [r.content for r in interaction.replies if r.where == "followup" and r.ephemeral]
         assert not errors, errors
-        played = [r for r in interaction.replies if r.where == "edit_original"]
-        if played or (interaction.deferred and not interaction.replies):
+        if plays(custom_id, value):  # the move: the picker (if any) was closed in the answer
+            refused = [r.content for r in interaction.replies if r.where == "edit_original"
+                       and r.ephemeral]
+            assert not refused, refused
             return clicks
         sent = interaction.replies[-1]
         message = FakeMessage(client.channel(channel_id), sent)

@@ -66,8 +66,9 @@ class FakeMessage:
 
     @property
     def components(self) -> list[Any]:
+        """Action rows as discord.py parses them from Discord's payload."""
         view = self.sent.view
-        return [types.SimpleNamespace(children=list(view.children))] if view else []
+        return [discord.ActionRow(row) for row in view.to_components()] if view else []  # type: ignore[arg-type]
 
     async def edit(self, **kwargs: Any) -> None:
         self.edits += 1
@@ -151,6 +152,11 @@ class FakeUser:
         self.client = client
         self.dms: list[Sent] = []
         self.dm_attempts = 0
+        self.dm_channel: FakeChannel | None = None
+
+    async def create_dm(self) -> FakeChannel:
+        self.dm_channel = self.client.channel(-self.id)
+        return self.dm_channel
 
     async def send(self, content: str | None = None, *, view=None, file=None, **_: Any) -> FakeMessage:
         self.dm_attempts += 1
@@ -204,30 +210,34 @@ class FakeClient:
 class FakeResponse:
     def __init__(self, interaction: FakeInteraction) -> None:
         self.interaction = interaction
-        self._done = False
+        self.type: discord.InteractionResponseType | None = None
 
     def is_done(self) -> bool:
-        return self._done
+        return self.type is not None
 
-    def _answer(self) -> None:
-        assert not self._done, "an interaction can be answered only once"
-        self._done = True
+    def _answer(self, kind: discord.InteractionResponseType) -> None:
+        assert self.type is None, "an interaction can be answered only once"
+        self.type = kind
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
-        self._answer()
+        kinds = discord.InteractionResponseType
+        self._answer(kinds.deferred_channel_message if thinking else kinds.deferred_message_update)
         self.interaction.deferred = True
         self.interaction.thinking = thinking
 
     async def send_message(self, content: str | None = None, *, ephemeral: bool = False,
                            view=None, file=None, **_: Any) -> None:
-        self._answer()
+        self._answer(discord.InteractionResponseType.channel_message)
         self.interaction.replies.append(Sent(content, ephemeral, view, file, where="reply"))
 
-    async def edit_message(self, *, content: str | None = None, view=None,
-                           attachments: list | None = None, **_: Any) -> None:
-        self._answer()
-        file = attachments[0] if attachments else None
-        self.interaction.replies.append(Sent(content, True, view, file, where="edit"))
+    async def edit_message(self, **kwargs: Any) -> None:
+        """Discord: an update of the clicked message itself (kept arguments unchanged)."""
+        self._answer(discord.InteractionResponseType.message_update)
+        message = self.interaction.message
+        assert message is not None, "only a component's message can be updated"
+        await message.edit(**kwargs)
+        self.interaction.replies.append(Sent(message.sent.content, message.sent.ephemeral,
+                                             message.sent.view, message.sent.file, where="edit"))
 
 
 class FakeFollowup:

@@ -183,6 +183,10 @@ def error_text(discord: Discord, inter: Interaction) -> str | None:
     candidates: list[int | None] = list(inter.followups)
     if inter.response_type == MESSAGE:
         candidates.insert(0, inter.original_id)
+    if inter.response_type == UPDATE and any(kind == "edit" for _, kind, _ in inter.answers):
+        # a move's click closes its private picker in the answer; only a refusal edits the
+        # picker again, to say why
+        candidates.insert(0, inter.original_id)
     for message_id in candidates:
         message = discord.messages.get(message_id or 0)
         if message is None or message.components or message.attachments:
@@ -190,6 +194,13 @@ def error_text(discord: Discord, inter: Interaction) -> str | None:
         if message.ephemeral and message.content:
             return message.content
     return None
+
+
+def plays(parsed: ids.Parsed, value: str | None) -> bool:
+    """Whether a click on this component (choosing ``value`` in a menu) plays a move."""
+    if parsed.kind == "select":
+        return (value or "").startswith("a:")
+    return parsed.kind == "act"
 
 
 @dataclass
@@ -266,15 +277,18 @@ class Table:
             inter = await player.click(message, custom_id, value)
             move.clicks.append(inter)
             await answer(self.discord, inter, timeout)
-            if inter.response_type in (MESSAGE, UPDATE):
+            parsed = ids.parse(custom_id)
+            assert parsed is not None, custom_id
+            if not plays(parsed, value) and inter.response_type in (MESSAGE, UPDATE):
                 reply = self.discord.messages[inter.original_id or 0]
                 if not reply.components:
                     raise Refused(reply.content)
                 message = reply  # the next step of the picker
                 continue
-            assert inter.response_type == DEFERRED_UPDATE, (inter.response_type, custom_id)
-            parsed = ids.parse(custom_id)
-            assert parsed is not None, custom_id
+            # a move: answered with a deferred update, or with an update that closed the
+            # picker or took the board's buttons off
+            assert plays(parsed, value) and inter.response_type in (DEFERRED_UPDATE, UPDATE), \
+                (inter.response_type, custom_id)
             move.code = value.partition(":")[2] if value is not None else parsed.payload
             await self.wait_acknowledged(move, inter, before, timeout)
             return move
