@@ -576,8 +576,9 @@ class Host:
 
     async def reconcile(self) -> int:
         """At start-up: every board whose post was started and never recorded is posted again
-        (or, within Discord's nonce window, found again) and stray copies retired. One failing
-        session does not stop the others. Returns how many sessions were repaired."""
+        (or, within Discord's nonce window, found again) and stray copies retired; then every
+        live board left without buttons is shown again (:meth:`restore_bare_boards`). One
+        failing session does not stop the others. Returns how many sessions were repaired."""
         repaired = 0
         for session_id in await self.sessions.store.pending_boards():
             try:
@@ -585,7 +586,40 @@ class Host:
                     repaired += 1
             except (GameError, StoreError, discord.HTTPException) as exc:
                 log.warning("session %s: board not reconciled at start-up: %s", session_id, exc)
-        return repaired
+        return repaired + await self.restore_bare_boards()
+
+    async def restore_bare_boards(self) -> int:
+        """A process stopped between a click's first answer that took the board's buttons off
+        and the move's record or its next board's post leaves the game's live board without
+        buttons, and nothing recorded says so. At start-up each running game of this process's
+        shards without secrets (only those get buttons that take a move) has its recorded board
+        read, one paced call at a time (live calls go in between); a bare one is shown again in
+        place with the current state and buttons. Returns how many were."""
+        restored = 0
+        for session_id in await self.sessions.store.open_session_ids():
+            try:
+                row = await self.sessions.session(session_id)
+                if row.status != "active" or row.turn_message_id is None \
+                        or not self.play.owns(row.guild_id) \
+                        or engines.get(row.game_id).meta.hidden_information:
+                    continue
+                channel = await self.channel(row.channel_id)
+                async with self.pace:
+                    message = await channel.fetch_message(row.turn_message_id)
+                if message.components:
+                    continue
+                async with self._publishing[session_id]:
+                    row = await self.sessions.session(session_id)  # a click may have come
+                    if row.status != "active" or row.turn_message_id != message.id \
+                            or session_id in self._posted:
+                        continue
+                    log.info("session %s: board %s has no buttons; shown again", row.id,
+                             message.id)
+                    await self._publish(Outcome(row, board_changed=True, new_turn=False))
+                restored += 1
+            except (GameError, StoreError, discord.HTTPException) as exc:
+                log.warning("session %s: bare board not checked at start-up: %s", session_id, exc)
+        return restored
 
     async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec,
                                  reply: discord.Interaction | None = None) -> bool:

@@ -89,15 +89,17 @@ async def test_a_429_storm_loses_and_duplicates_nothing_and_retry_after_is_respe
     storm = [
         faults.rate_limit("POST /channels/*/messages", retry_after=0.25, probability=0.3, count=None),
         faults.rate_limit("PATCH /channels/*", retry_after=0.15, probability=0.3, count=None),
-        faults.rate_limit("POST /webhooks/*", retry_after=0.2, probability=0.3, count=None),
-        faults.rate_limit("PATCH /webhooks/*", retry_after=0.2, probability=0.3, count=None),
+        # (a move's click makes about two interaction calls and no channel call: these are
+        # the storm's bulk)
+        faults.rate_limit("POST /webhooks/*", retry_after=0.2, probability=0.45, count=None),
+        faults.rate_limit("PATCH /webhooks/*", retry_after=0.2, probability=0.45, count=None),
         faults.rate_limit("* /channels/*", retry_after=0.3, probability=0.04, count=None,
                           is_global=True),
         faults.server_error("POST /channels/*/messages", probability=0.05, count=2),
     ]
     moves = await play_to_end(table, "kingdomino")
     limited = sum(f.hits for f in storm[:5])
-    assert limited >= 20, f"only {limited} 429s: not a storm"
+    assert limited >= 15, f"only {limited} 429s: not a storm"
 
     stored = read_session(bot.db_path, channel)
     assert stored.status == "finished" and stored.version == moves

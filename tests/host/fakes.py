@@ -111,6 +111,9 @@ class FakeChannel:
         for message in list(reversed(newer))[:limit]:
             yield message
 
+    async def fetch_message(self, message_id: int) -> FakeMessage:
+        return self.get_partial_message(message_id)
+
     def get_partial_message(self, message_id: int) -> FakeMessage:
         found = next((m for m in self.messages if m.id == message_id), None)
         if found is None:  # as Discord answers an edit of a message that is not there

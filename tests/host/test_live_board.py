@@ -199,3 +199,29 @@ async def test_a_typed_move_posts_its_board_as_a_follow_up_unless_the_token_is_e
     newest = client.channel(CH).last
     assert newest is not board and newest.sent.where == f"channel {CH}"
     await assert_one_live_board(client)
+
+
+async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_buttons_back(
+        client, sessions):
+    """A click's first answer takes the board's buttons off (its player alone is to move),
+    and the bot stops before the move is recorded: nothing in the database says so. At
+    start-up the board is read and shown again, with the buttons of the current state."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    board = client.channel(CH).last
+    [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
+    act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
+    assert client.host.acts_alone(row.id, row.version, row.seats[mover].user_id)
+    await board.edit(view=None)  # the answer's update ... and the bot dies here
+    assert live(client) == []
+
+    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
+    assert await client.host.reconcile() == 1
+    await assert_one_live_board(client)
+    assert client.channel(CH).last is board and act in board.sent.custom_ids
+    assert await client.host.reconcile() == 0  # a board with buttons is left alone
+    # the game goes on from it
+    clicked = await click(client, row.seats[mover].user_id, CH, board.sent, act, message=board)
+    assert not [r for r in clicked.replies if r.ephemeral]
+    assert (await sessions.in_channel(CH)).version == row.version + 1
+    await assert_one_live_board(client)
