@@ -405,9 +405,19 @@ class Host:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
-                async with self.pace:
-                    await channel.send(content)
+                await self._say(reply, channel, content)
         return outcome.private_seats if row.status == "active" else []
+
+    async def _say(self, reply: discord.Interaction | None, channel: Any, content: str) -> None:
+        """A public text: a follow-up of ``reply`` when it takes one, else by the channel."""
+        if reply is not None:
+            try:
+                await reply.followup.send(content)
+                return
+            except discord.HTTPException as exc:
+                log.info("text not sent on interaction %s: %s; by the channel", reply.id, exc)
+        async with self.pace:
+            await channel.send(content)
 
     async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,
                           outcome: Outcome, reply: discord.Interaction | None) -> None:

@@ -105,7 +105,9 @@ async def test_a_board_refused_by_a_503_is_posted_again_and_stays_the_only_live_
     assert fault.hits == 4
     last = table.moves[-1].clicks[-1]
     assert await private_answer(discord, last, 30) == t("en", "error.board_failed")
-    assert table.turn_message() is board and board.components  # not replaced yet
+    # not replaced yet; the click's answer took the board's buttons off: they come back
+    assert table.turn_message() is board
+    await discord.wait_for(lambda: board.components, 10, "the board's buttons back")
     clicker = table.movers()[0]
     again = await clicker.click(board, next(c for c in board.custom_ids()
                                             if ids.parse(c).kind in ("act", "pick")))
@@ -161,8 +163,11 @@ async def test_a_kill_between_posting_a_board_and_recording_it(discord, bot):
     await bot.start()
     await discord.wait_for(lambda: len(live_boards(table)) == 1
                            and live_boards(table)[0] is table.turn_message()
-                           and table.turn_message() is not board, 60, "one live board")
-    assert turn_message_id(bot.db_path, channel) == table.turn_message().id
+                           and table.turn_message() is not board
+                           # (the click's answer took the old board's buttons off: the
+                           # unrecorded follow-up is the only live board until the repair)
+                           and turn_message_id(bot.db_path, channel) == table.turn_message().id,
+                           60, "one live board, recorded")
     for _ in range(3):
         move = await table.make_move(table.rng.choice(table.movers()), False, timeout=30)
         assert move.acknowledged
