@@ -46,7 +46,7 @@ MAX_CONTENT = 2000
 TOKEN_MARGIN = datetime.timedelta(seconds=30)
 #: at most this much of a user's own text is echoed back in an error
 ECHO_LIMIT = 100
-#: live boards remembered per process (who acts on which message at which version)
+#: live boards remembered per process (who acts at which version)
 LIVE_BOARDS = 4096
 
 _STYLES = {
@@ -286,8 +286,8 @@ class Host:
         """A move was refused after its click's first answer took the clicked board's buttons
         off (:meth:`acts_alone` guessed wrong, or the game moved on). If that board is still
         the game's recorded live board it becomes live again: with the buttons it had, when
-        the game is still at its ``version`` or the next board's post is pending (a click on
-        them posts that board, as before); else (the game moved on in place meanwhile) the
+        the game is still at its ``version`` or this process failed to post the next board
+        (a click on them posts that board, as before); else (the game moved on in place meanwhile) the
         current board is shown in it. A newer board or an ended game leaves it retired."""
         message = reply.message
         if message is None:
