@@ -608,6 +608,8 @@ class Host:
         restored = 0
         for session_id in await self.sessions.store.open_session_ids():
             try:
+                if session_id in self._posted:
+                    continue  # this process has published it since it started
                 row = await self.sessions.session(session_id)
                 if row.status != "active" or row.turn_message_id is None \
                         or not self.play.owns(row.guild_id) \
