@@ -3,6 +3,7 @@ message from before a restart still works (or is told it is stale) with no in-me
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -22,9 +23,14 @@ from db.database import StoreError
 from engines.base import GameError
 from session import ids, present
 from session.i18n import t
+from session.present import MessageSpec
 from session.service import SessionError
 
 log = logging.getLogger(__name__)
+
+#: how long a picker step may take before its click is answered with a defer instead: well
+#: inside issue 11's 250 ms for a first answer, above a step's usual few milliseconds
+PICK_BUDGET = 0.1
 
 BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"
 SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:"
@@ -135,7 +141,34 @@ async def _give_back_board(interaction: discord.Interaction, parsed: ids.Parsed)
 
 
 async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
-    """One step of the move picker, shown only to the clicking player."""
+    """One step of the move picker, shown only to the clicking player: as the click's answer
+    when it is ready within :data:`PICK_BUDGET` (one call), else after a defer (the first
+    answer never waits for a busy store or a preview being drawn; one call more)."""
+    step = asyncio.ensure_future(_picker_step(interaction, parsed))
+    done, _ = await asyncio.wait({step}, timeout=PICK_BUDGET)
+    ephemeral = _is_ephemeral(interaction)
+    if not done:
+        try:
+            if ephemeral:  # the picker itself is updated when the step is ready
+                await interaction.response.defer()
+            else:  # a private "thinking" message, which the step then replaces
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except BaseException:
+            step.cancel()
+            raise
+    spec = await step
+    if not interaction.response.is_done():
+        if ephemeral:
+            await interaction.response.edit_message(**edit_kwargs(spec))
+        else:
+            await interaction.response.send_message(**message_kwargs(spec), ephemeral=True)
+    elif ephemeral:
+        await interaction.edit_original_response(**edit_kwargs(spec))
+    else:
+        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
+
+
+async def _picker_step(interaction: discord.Interaction, parsed: ids.Parsed) -> MessageSpec:
     host = _host(interaction)
     lang = lang_of(interaction)
     row, seat, codes = await host.sessions.legal(parsed.session_id, interaction.user.id)
@@ -145,18 +178,9 @@ async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         raise SessionError("error.not_your_move", "it is not your move")
     state = await host.sessions.state(row)
     if parsed.payload in codes and present.previewed(row.game_id, parsed.payload):
-        if not _is_ephemeral(interaction):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        spec = await present.preview_message(row, state, seat, parsed.payload, lang)
-    else:
-        rows = present.picker_rows(row, state, codes, parsed.payload, lang)
-        spec = present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
-    if interaction.response.is_done():
-        await interaction.followup.send(**message_kwargs(spec), ephemeral=True)
-    elif _is_ephemeral(interaction):
-        await interaction.response.edit_message(**edit_kwargs(spec))
-    else:
-        await interaction.response.send_message(**message_kwargs(spec), ephemeral=True)
+        return await present.preview_message(row, state, seat, parsed.payload, lang)
+    rows = present.picker_rows(row, state, codes, parsed.payload, lang)
+    return present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
 
 
 async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

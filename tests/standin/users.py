@@ -14,6 +14,7 @@ from tests.standin.server import (
     APP_COMMAND,
     AUTOCOMPLETE_REQUEST,
     COMPONENT,
+    DEFERRED_MESSAGE,
     DEFERRED_UPDATE,
     MESSAGE,
     UPDATE,
@@ -279,7 +280,16 @@ class Table:
             await answer(self.discord, inter, timeout)
             parsed = ids.parse(custom_id)
             assert parsed is not None, custom_id
-            if not plays(parsed, value) and inter.response_type in (MESSAGE, UPDATE):
+            if not plays(parsed, value) and inter.response_type in (DEFERRED_MESSAGE,
+                                                                    DEFERRED_UPDATE):
+                # a slow picker step: answered at once, shown when ready (the "thinking"
+                # message replaced, or the picker edited), or refused
+                await self.discord.wait_for(
+                    lambda i=inter: any(kind in ("edit", "followup") for _, kind, _ in i.answers),
+                    timeout, "the picker step")
+                if error_text(self.discord, inter):
+                    raise Refused(error_text(self.discord, inter))
+            if not plays(parsed, value):
                 reply = self.discord.messages[inter.original_id or 0]
                 if not reply.components:
                     raise Refused(reply.content)

@@ -1,0 +1,55 @@
+"""The first answer to a click never waits for the store or a drawing (issue 11, item 3): a
+picker step that is not ready within its budget is deferred and shown when it is."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+
+import cogs.components as components
+import engines
+from session import ids
+from session.i18n import t
+from tests.host.driver import click, make_move
+from tests.host.test_kingdomino_cogs import CH, client, start_game  # noqa: F401 (fixture)
+
+DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
+            discord.InteractionResponseType.deferred_message_update)
+
+
+async def test_slow_picker_steps_are_deferred_then_shown(client, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(components, "PICK_BUDGET", 0.0)  # every step is "slow"
+    _, row = await start_game(client, 2)
+    sessions = client.host.sessions
+    game = engines.get("kingdomino")
+    rng = random.Random(4)
+    steps = 0
+    for _ in range(12):
+        row = await sessions.store.get(row.id)
+        [seat] = game.to_act(await sessions.state(row))
+        board = client.channel(CH).last
+        opener = [c for c in board.sent.custom_ids if ids.parse(c).kind == "pick"
+                  and ids.parse(c).payload]
+        if opener:  # a placement: through the private picker, every step deferred
+            step = await click(client, row.seats[seat].user_id, CH, board.sent, opener[0],
+                               message=board)
+            assert step.response.type in DEFERRED and step.thinking
+            [picker] = step.replies
+            assert picker.ephemeral and picker.view is not None
+            steps += 1
+        await make_move(client, row.seats[seat].user_id, CH, board.sent, rng, board)
+    assert steps >= 2
+    assert (await sessions.store.get(row.id)).version == 12
+
+
+async def test_a_slow_refused_step_is_still_answered(client, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(components, "PICK_BUDGET", 0.0)
+    _, row = await start_game(client, 2)
+    board = client.channel(CH).last
+    opener = ids.pick(row.id, row.version, "")
+    wrong = [s.user_id for s in row.seats
+             if s.seat not in engines.get("kingdomino").to_act(await client.host.sessions.state(row))]
+    step = await click(client, wrong[0], CH, board.sent, opener, message=board)
+    assert step.response.type in DEFERRED
+    assert step.ephemeral_texts() == [t("en", "error.not_your_move")]
