@@ -28,10 +28,12 @@ from session.service import SessionError
 
 log = logging.getLogger(__name__)
 
-#: how long a picker step may take before its click is answered with a defer instead (one
-#: call more): issue 11's goal for a first answer. A step takes a few milliseconds on a quiet
-#: bot; at 200 busy games 100 ms deferred three picks in four (bench/bench_load.py)
-PICK_BUDGET = 0.25
+#: how long a picker step may take before its click is answered with a defer instead (then
+#: one call more): a bound for a store in trouble, far inside Discord's 3 s. Not lower: at
+#: 200 saturated games a step takes ~0.4 s of queueing, and a 0.1 or 0.25 s budget deferred
+#: most picks, which made their first answers later and every pick a call dearer
+#: (bench/bench_load.py, before/after pairs)
+PICK_BUDGET = 1.0
 
 BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"
 SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:"
