@@ -3,6 +3,7 @@ the bot synced), type into autocomplete, and click the components the bot actual
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -197,6 +198,11 @@ def error_text(discord: Discord, inter: Interaction) -> str | None:
     return None
 
 
+def step_shown(inter: Interaction) -> bool:
+    """Whether a deferred picker step has been shown (or refused) since its defer."""
+    return any(kind in ("edit", "followup") for _, kind, _ in inter.answers)
+
+
 def plays(parsed: ids.Parsed, value: str | None) -> bool:
     """Whether a click on this component (choosing ``value`` in a menu) plays a move."""
     if parsed.kind == "select":
@@ -284,9 +290,8 @@ class Table:
                                                                     DEFERRED_UPDATE):
                 # a slow picker step: answered at once, shown when ready (the "thinking"
                 # message replaced, or the picker edited), or refused
-                await self.discord.wait_for(
-                    lambda i=inter: any(kind in ("edit", "followup") for _, kind, _ in i.answers),
-                    timeout, "the picker step")
+                await self.discord.wait_for(functools.partial(step_shown, inter), timeout,
+                                            "the picker step")
                 if error_text(self.discord, inter):
                     raise Refused(error_text(self.discord, inter))
             if not plays(parsed, value):
