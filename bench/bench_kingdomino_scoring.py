@@ -130,7 +130,7 @@ def main(rounds: int = 30) -> None:
         before, cold, warm = [], [], []
         for _ in range(rounds):
             before.append(per_kingdom_us(old, kingdoms))
-            scoring.survey.cache_clear()
+            scoring.clear_memo()
             cold.append(per_kingdom_us(new, kingdoms))
             warm.append(per_kingdom_us(new, kingdoms))
         b_us, c_us, w_us = (statistics.median(x) for x in (before, cold, warm))
