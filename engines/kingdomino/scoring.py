@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import NamedTuple
 
 from engines.base import rank_by
@@ -59,14 +59,16 @@ class Survey(NamedTuple):
 # only a neighbour of its own terrain, so one dilation grows every property at once, and the
 # properties of different terrains (different bits) grow side by side in one number.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
-_ONE_HOT = bytes.maketrans(
-    _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode(), bytes([1, 2, 4, 8, 16, 32, 0, 0]))
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
 # Crowns as weights: a square's terrain bit k spread to bits k..k+2 (``squares * 7``, k <= 5)
 # meets exactly c set bits of its crown byte below, for c crowns and any k (the patterns repeat
-# every 3 bits), so ``(squares * 7 & weights).bit_count()`` counts their crowns.
-_CROWN_WEIGHTS = bytes.maketrans(b"0123" + CASTLE.encode() + EMPTY.encode(),
-                                 bytes([0, 0b01001001, 0b11011011, 0xFF, 0, 0]))
+# every 3 bits), so ``(squares * 7 & weights).bit_count()`` counts their crowns; bit 0 is set
+# for any crown. One table turns both strings into bytes (letters and digits differ).
+_CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
+_BYTES = bytes.maketrans(
+    _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
+    bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
 
 
 class _Tables(NamedTuple):
@@ -82,7 +84,14 @@ class _Tables(NamedTuple):
     planes: tuple[int, ...]  # the six terrains on every cell
 
 
-@cache
+class _TablesBySize(dict[int, _Tables]):
+    """``_TABLES[size]``, built on first use (a dict lookup: cheaper than a cached call)."""
+
+    def __missing__(self, size: int) -> _Tables:
+        self[size] = tables = _tables(size)
+        return tables
+
+
 def _tables(size: int) -> _Tables:
     cells = size * size
     first = sum(_ALL_TERRAINS << 8 * (cells - 1 - r * size) for r in range(size))
@@ -98,6 +107,9 @@ def _tables(size: int) -> _Tables:
                    tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)])
 
 
+_TABLES = _TablesBySize()
+
+
 @lru_cache(maxsize=2048)
 def _tally(terrain: str, crowns: str, size: int) -> Tally:
     """Points (no variant bonus), largest property and crowns of one kingdom, without the
@@ -109,17 +121,19 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     lone squares and crowns counted in one step each, and the crowned properties flooded
     together, one of each terrain at a time (usually all of them in one flood).
     """
-    first_column, last_column, plane_of, other_planes, near, _, planes = _tables(size)
+    first_column, last_column, plane_of, other_planes, near, _, planes = _TABLES[size]
     end = len(terrain.rstrip(EMPTY))
     end += -end % size  # whole rows: the column boards and tables stay aligned
-    board = int.from_bytes(terrain[:end].encode().translate(_ONE_HOT), "big")
+    # one number for both strings, the crown weights below the board: every AND with the
+    # weights starts from board squares (below bit 8 * end), so the board above never counts
+    weights = int.from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    board = weights >> 8 * end
     if board & first_column and board & last_column:
         # Shifting sideways wraps a row's last cell onto the next row's first; a legal
         # kingdom (at most grid <= size - 1 cells wide) never fills both edge columns, but any
         # input stays exact: lay it out again with an empty column after every row.
         return _tally(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
                       size + 1)
-    weights = int.from_bytes(crowns[:end].encode().translate(_CROWN_WEIGHTS), "big")
     row = 8 * size
     joined = board & (board << 8 | board >> 8 | board << row | board >> row)
     # every crown lies on a lone square (a property of 1 square) or in a crowned property:
@@ -127,7 +141,7 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     all_crowns = (board * 7 & weights).bit_count()
     points = all_crowns
     largest = 1 if board else 0
-    crowned = weights | weights >> 1 | weights >> 2  # every terrain bit of a crowned cell
+    crowned = (weights & planes[0]) * _ALL_TERRAINS  # every terrain bit of a crowned cell
     seeds = joined & crowned
     left = joined  # squares not yet in a flooded property
     while seeds:
@@ -155,7 +169,7 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
         seeds = left & crowned
     if left.bit_count() > largest:
         largest = _largest_crownless(left, largest, row, near, planes)
-    return Tally._make((points, largest, all_crowns))
+    return _new_tuple(Tally, (points, largest, all_crowns))
 
 
 def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
@@ -193,17 +207,17 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     crowns: :func:`_tally` plus one line per crowned property, in the order of their first
     squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
     by one."""
-    first_column, last_column, plane_of, other_planes, near, letter_of, planes = _tables(size)
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes = _TABLES[size]
     end = len(terrain.rstrip(EMPTY))
     end += -end % size
-    board = int.from_bytes(terrain[:end].encode().translate(_ONE_HOT), "big")
+    weights = int.from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    board = weights >> 8 * end
     if board & first_column and board & last_column:
         return survey(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
                       size + 1)
-    weights = int.from_bytes(crowns[:end].encode().translate(_CROWN_WEIGHTS), "big")
     row = 8 * size
     joined = board & (board << 8 | board >> 8 | board << row | board >> row)
-    crowned = weights | weights >> 1 | weights >> 2
+    crowned = (weights & planes[0]) * _ALL_TERRAINS
     found: list[tuple[int, Property]] = []  # (first square's bit_length, property)
     crowned_lone = (board ^ joined) & crowned
     points = 0
@@ -245,8 +259,8 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     if left.bit_count() > largest:
         largest = _largest_crownless(left, largest, row, near, planes)
     found.sort(reverse=True)  # the highest bit is the first square
-    return Survey._make((tuple([prop for _, prop in found]), points, largest,
-                         (board * 7 & weights).bit_count()))
+    return _new_tuple(Survey, (tuple([prop for _, prop in found]), points, largest,
+                               (board * 7 & weights).bit_count()))
 
 
 def clear_memo() -> None:
