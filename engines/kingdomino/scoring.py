@@ -78,7 +78,7 @@ class _Tables(NamedTuple):
     first_column: int  # every terrain bit of the first column
     last_column: int
     plane: tuple[int, ...]  # the bit's terrain on every cell
-    other_planes: tuple[int, ...]  # ~plane
+    other_planes: tuple[int, ...]  # every other terrain bit
     near: tuple[int, ...]  # the bit and its four neighbours on the bit's terrain
     letter: tuple[str, ...]  # the bit's terrain letter
     planes: tuple[int, ...]  # the six terrains on every cell
@@ -103,7 +103,8 @@ def _tables(size: int) -> _Tables:
             bit = 8 * (cells - 1 - cell) + k
             near[bit + 1] = sum(1 << 8 * (cells - 1 - n) + k for n in cells_near) | 1 << bit
     letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
-    return _Tables(first, first >> 8 * (size - 1), plane, tuple(~mask for mask in plane),
+    every_bit = (1 << 8 * cells) - 1  # positive masks: an AND with a negative int costs more
+    return _Tables(first, first >> 8 * (size - 1), plane, tuple(every_bit ^ mask for mask in plane),
                    tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)])
 
 
@@ -175,17 +176,13 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
 def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                        planes: tuple[int, ...]) -> int:
     """The largest property, given the squares ``left`` of crownless properties (a tie-break
-    only, and only when they might outnumber ``largest``): terrains side by side again."""
-    while True:
+    only, and only when they might outnumber ``largest``): only the terrains with more squares
+    left than ``largest`` are flooded, side by side again."""
+    found = [plane for plane in planes if (left & plane).bit_count() > largest]
+    while found:
         component = 0
-        found = []
-        for plane in planes:
-            rest = left & plane
-            if rest.bit_count() > largest:
-                found.append(plane)
-                component |= near[rest.bit_length()]
-        if not found:
-            return largest
+        for plane in found:
+            component |= near[(left & plane).bit_length()]
         component &= left
         # the flood is written out in every scorer, not called: the hot loop of the live score
         while True:
@@ -199,6 +196,8 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
             squares = (component & plane).bit_count()
             if squares > largest:
                 largest = squares
+        found = [plane for plane in found if (left & plane).bit_count() > largest]
+    return largest
 
 
 @lru_cache(maxsize=2048)
