@@ -69,6 +69,7 @@ _BYTES = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
     bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
+_from_bytes = int.from_bytes  # one global lookup instead of a global and a method
 
 
 class _Tables(NamedTuple):
@@ -123,11 +124,11 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     together, one of each terrain at a time (usually all of them in one flood).
     """
     first_column, last_column, plane_of, other_planes, near, _, planes = _TABLES[size]
-    end = len(terrain.rstrip(EMPTY))
+    end = len(terrain.rstrip("."))  # EMPTY, as a constant
     end += -end % size  # whole rows: the column boards and tables stay aligned
     # one number for both strings, the crown weights below the board: every AND with the
     # weights starts from board squares (below bit 8 * end), so the board above never counts
-    weights = int.from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
     board = weights >> 8 * end
     if board & first_column and board & last_column:
         # Shifting sideways wraps a row's last cell onto the next row's first; a legal
@@ -154,12 +155,12 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
             seeds &= other_planes[at]
             component |= near[at]
         component &= left
-        while True:
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
-            if grown == component:
-                break
-            component = grown
         left ^= component
         for plane in found:
             prop = component & plane
@@ -185,12 +186,12 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
             component |= near[(left & plane).bit_length()]
         component &= left
         # the flood is written out in every scorer, not called: the hot loop of the live score
-        while True:
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
-            if grown == component:
-                break
-            component = grown
         left ^= component
         for plane in found:
             squares = (component & plane).bit_count()
@@ -207,9 +208,9 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
     by one."""
     first_column, last_column, plane_of, other_planes, near, letter_of, planes = _TABLES[size]
-    end = len(terrain.rstrip(EMPTY))
+    end = len(terrain.rstrip("."))  # EMPTY, as a constant
     end += -end % size
-    weights = int.from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
     board = weights >> 8 * end
     if board & first_column and board & last_column:
         return survey(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
@@ -239,12 +240,12 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
             seeds &= other_planes[at]
             component |= near[at]
         component &= left
-        while True:
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
-            if grown == component:
-                break
-            component = grown
         left ^= component
         for at in picked:
             prop = component & plane_of[at]
