@@ -124,7 +124,7 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     together, one of each terrain at a time (usually all of them in one flood).
     """
     first_column, last_column, plane_of, other_planes, near, _, planes = _TABLES[size]
-    end = len(terrain.rstrip("."))  # EMPTY, as a constant
+    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
     end += -end % size  # whole rows: the column boards and tables stay aligned
     # one number for both strings, the crown weights below the board: every AND with the
     # weights starts from board squares (below bit 8 * end), so the board above never counts
@@ -208,7 +208,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
     by one."""
     first_column, last_column, plane_of, other_planes, near, letter_of, planes = _TABLES[size]
-    end = len(terrain.rstrip("."))  # EMPTY, as a constant
+    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
     end += -end % size
     weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
     board = weights >> 8 * end
