@@ -178,12 +178,18 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                        planes: tuple[int, ...]) -> int:
     """The largest property, given the squares ``left`` of crownless properties (a tie-break
     only, and only when they might outnumber ``largest``): only the terrains with more squares
-    left than ``largest`` are flooded, side by side again."""
-    found = [plane for plane in planes if (left & plane).bit_count() > largest]
-    while found:
+    left than ``largest`` are flooded, side by side again, one property of each at a time."""
+    found: tuple[int, ...] | list[int] = planes
+    while True:
         component = 0
+        over = []
         for plane in found:
-            component |= near[(left & plane).bit_length()]
+            rest = left & plane
+            if rest.bit_count() > largest:
+                over.append(plane)
+                component |= near[rest.bit_length()]
+        if not over:
+            return largest
         component &= left
         # the flood is written out in every scorer, not called: the hot loop of the live score
         grown = (component | component << 8 | component >> 8 | component << row
@@ -193,12 +199,11 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
         left ^= component
-        for plane in found:
+        for plane in over:
             squares = (component & plane).bit_count()
             if squares > largest:
                 largest = squares
-        found = [plane for plane in found if (left & plane).bit_count() > largest]
-    return largest
+        found = over
 
 
 @lru_cache(maxsize=2048)
