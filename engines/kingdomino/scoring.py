@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from engines.base import rank_by
@@ -70,6 +71,7 @@ _BYTES = bytes.maketrans(
     bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
 _from_bytes = int.from_bytes  # one global lookup instead of a global and a method
+_second = itemgetter(1)
 
 
 class _Tables(NamedTuple):
@@ -264,7 +266,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     if left.bit_count() > largest:
         largest = _largest_crownless(left, largest, row, near, planes)
     found.sort(reverse=True)  # the highest bit is the first square
-    return _new_tuple(Survey, (tuple([prop for _, prop in found]), points, largest,
+    return _new_tuple(Survey, (tuple(map(_second, found)), points, largest,
                                (board * 7 & weights).bit_count()))
 
 
