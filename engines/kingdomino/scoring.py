@@ -145,7 +145,9 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     all_crowns = (board * 7 & weights).bit_count()
     points = all_crowns
     largest = 1 if board else 0
-    crowned = (weights & planes[0]) * _ALL_TERRAINS  # every terrain bit of a crowned cell
+    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown); the board above
+    # the weights makes bits there too, but they only ever meet squares below bit 8 * end
+    crowned = (weights & planes[0]) * _ALL_TERRAINS
     seeds = joined & crowned
     left = joined  # squares not yet in a flooded property
     while seeds:
