@@ -9,7 +9,7 @@ import time
 from jsonschema import Draft202012Validator
 
 from tests.standin import spec
-from tests.standin.server import APP_COMMAND, AUTOCOMPLETE_REQUEST
+from tests.standin.server import APP_COMMAND, AUTOCOMPLETE_REQUEST, COMPONENT
 
 
 async def call(http, server, method: str, path: str, body) -> tuple[int, dict]:
@@ -84,3 +84,50 @@ async def test_autocomplete_values_over_100_and_expired_tokens_are_refused(api):
     status, body = await call(http, server, "POST", f"/webhooks/{server.app_id}/{command.token}",
                               {"content": "late"})
     assert (status, body["code"]) == (401, 50027)
+
+
+async def test_an_update_answer_edits_the_clicked_message_as_discord_does(api):
+    """Type 7 (UPDATE_MESSAGE) is for component interactions only and edits the message the
+    component is on, public or ephemeral (which stays ephemeral); that message is then the
+    interaction's original response (``@original``)."""
+    server, http = api
+    channel = server.text_channels[0]
+    user = server.add_user("Ala")
+    button = {"type": 2, "style": 1, "label": "Play", "custom_id": "sk:1:0:a:pick 1"}
+    status, posted = await call(http, server, "POST", f"/channels/{channel}/messages",
+                                {"content": "board", "components": [
+                                    {"type": 1, "components": [button]}]})
+    assert status == 200
+    board = server.messages[int(posted["id"])]
+    click = await server.send_interaction(user, channel, COMPONENT,
+                                          {"custom_id": button["custom_id"], "component_type": 2},
+                                          board)
+    status, answered = await call(http, server, "POST",
+                                  f"/interactions/{click.id}/{click.token}/callback",
+                                  {"type": 7, "data": {"components": []}})
+    assert status == 200 and answered["resource"]["message"]["id"] == posted["id"]
+    assert board.components == [] and board.content == "board"  # only what was sent changed
+    status, edited = await call(http, server, "PATCH",
+                                f"/webhooks/{server.app_id}/{click.token}/messages/@original",
+                                {"content": "board, later"})
+    assert status == 200 and edited["id"] == posted["id"] and board.content == "board, later"
+
+    # an ephemeral picker (a command's private reply) updated by a click on it stays private
+    command = await server.send_interaction(user, channel, APP_COMMAND, {"name": "game"})
+    status, _ = await call(http, server, "POST", f"/interactions/{command.id}/{command.token}/callback",
+                           {"type": 4, "data": {"content": "pick", "flags": 64, "components": [
+                               {"type": 1, "components": [button]}]}})
+    picker = server.messages[command.original_id or 0]
+    assert status == 200 and picker.ephemeral
+    click = await server.send_interaction(user, channel, COMPONENT,
+                                          {"custom_id": button["custom_id"], "component_type": 2},
+                                          picker)
+    status, _ = await call(http, server, "POST", f"/interactions/{click.id}/{click.token}/callback",
+                           {"type": 7, "data": {"content": "done", "components": [],
+                                                "attachments": []}})
+    assert status == 200 and picker.ephemeral and picker.content == "done" and not picker.components
+    # a command has no message to update: refused
+    command = await server.send_interaction(user, channel, APP_COMMAND, {"name": "game"})
+    status, _ = await call(http, server, "POST", f"/interactions/{command.id}/{command.token}/callback",
+                           {"type": 7, "data": {"content": "x"}})
+    assert status == 400 and command.acked_at is None
