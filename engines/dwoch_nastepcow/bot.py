@@ -6,8 +6,9 @@ margin if the game ended now (every building's effect, troops doubling, roads) p
 each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
 tiles of its colour still to come, a Trading Post with the producers it counts, an Inn or a
 Market with its free cells, a Craft shop whose layout cells are still free or already right,
-a Guild's shop to come, a Siege Tower already touching a rival building, a troop in the
-royal reserve while the game lasts. A build that raises a siege is valued with its best
+a Farm, Sawmill or Quarry with the Trading Posts to come counting it, a Guild's shop to
+come, a Siege Tower already touching a rival building, a troop in the royal reserve while
+the game lasts. A build that raises a siege is valued with its best
 destroy (or spare). Open terrain is laid when the discount lets a building be built this
 turn, when it scores by itself (a colour area, a Craft layout, an Inn line) or instead of a
 tile the hand limit would throw away.
@@ -16,7 +17,10 @@ Order of thought in a turn: build while a build gains (before taking: a tile in 
 its resource); take the tile with the best build to come (one it cannot afford yet at a
 share per missing resource) less what it leaves the rival: the take moves the royal shield
 to the taken slot, so it decides which tiles the rival reaches next, and the rival's best of
-them (the same estimate, from the rival's side) counts against it; lay open terrain as
+them (the same estimate, from the rival's side) counts against it; the rival's take of that
+tile moves the shield again, and half of the bot's own best tile then in reach counts for
+it (the slot the rival empties is refilled with a tile drawn at random from those the bot
+cannot see: the stack and the rival's hand are one pool to it); lay open terrain as
 above; move a troop when that makes a building affordable or doubles one; turn a Camp only
 with an empty hand (an unused Camp scores 2); end the turn.
 
@@ -50,9 +54,9 @@ COUNTER_COLOUR = {"bakery": "yellow", "smithy": "grey", "guardhouse": "green"}
 PRODUCER_SHARE = 0.3
 #: share of the tiles to come that will be built
 GROWTH = 0.5
-#: an own Farm, Sawmill or Quarry: one more resource every turn while the game lasts, and
-#: the share of a Trading Post to come counting it (3 points) that the bot may build
-PRODUCE, POST_SHARE = 0.0, 0.4
+#: an own Farm, Sawmill or Quarry: the share of a Trading Post to come counting it (3 points)
+#: that the bot may build (its extra resource each turn shows in the builds it opens)
+POST_SHARE = 0.4
 #: chance that a free cell next to an Inn or Market is filled before the end, early on;
 #: the game's last TILES_LATE tiles scale it down
 FILL, TILES_LATE = 0.3, 20
@@ -207,7 +211,7 @@ def _promise(state: State, seat: int) -> float:
             out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
                     * (2 if _doubled(state, seat, cell) else 1))
         elif building in rules.PRODUCERS:
-            out += PRODUCE * later + 3 * POST_SHARE * posts_to_come[building]
+            out += 3 * POST_SHARE * posts_to_come[building]
         elif building == "siege_tower":
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
@@ -266,7 +270,7 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
             rival_gain, rival_tile = _best_pick(after, opponent(seat), rng)
             worth -= DENY * rival_gain
             if NEXT and rival_tile is not None:
-                replied = _rival_takes(after, seat, rival_tile, rng)
+                replied = rival_takes(after, seat, rival_tile, rng)
                 worth += NEXT * _best_pick(replied, seat, rng)[0]
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
@@ -276,20 +280,21 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
 
 
 def _best_pick(state: State, who: int, rng: random.Random) -> tuple[float, str | None]:
-    """What ``who``'s best tile in reach (where the shield now stands) would bring ``who``:
-    its build's worth, a share per missing resource; and that tile (None: nothing gains)."""
+    """What ``who``'s best tile in reach (where the shield now stands) would bring ``who``
+    (its build's worth, a share per missing resource; never below 0), and that tile (None
+    only when nothing is in reach: a take that gains nothing is still made)."""
     base = value(state, who)
     have = rules.available_resources(state, who)
-    best: tuple[float, str | None] = (0.0, None)
+    best: tuple[float, str | None] = (float("-inf"), None)
     for tile_id in tiles_in_reach(state, who):
         short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
         gain = LATER_SHARE ** short * (_unpaid_build(state, who, tile_id, rng) - base)
-        if gain > best[0]:
+        if best[1] is None or gain > best[0]:
             best = (gain, tile_id)
-    return best
+    return max(0.0, best[0]), best[1]
 
 
-def _rival_takes(state: State, seat: int, tile_id: str, rng: random.Random) -> State:
+def rival_takes(state: State, seat: int, tile_id: str, rng: random.Random) -> State:
     """``state`` after the rival takes ``tile_id``; the slot it frees is refilled with a
     tile drawn at random from those the bot cannot see (the stack and the rival's hand are
     one pool to it), so the bot never reads the hidden order of the stack."""
