@@ -224,7 +224,10 @@ async def _local_lock(scope: str, key: int, give_up: float) -> AsyncIterator[Non
     _local_users[ident] = _local_users.get(ident, 0) + 1
     try:
         try:
-            await asyncio.wait_for(lock.acquire(), max(0.0, give_up - time.monotonic()))
+            # asyncio.timeout, not wait_for: wait_for wraps the acquire in a task of its own,
+            # so even a free lock cost a turn of the event loop (~0.1 s at 200 games)
+            async with asyncio.timeout(max(0.0, give_up - time.monotonic())):
+                await lock.acquire()
         except TimeoutError:
             raise StoreBusy(f"session {key} is locked in this process") from None
         try:
@@ -449,6 +452,9 @@ class SqliteDatabase(Database):
         # not a correctness one: two processes are kept apart by SQLite's own lock)
         self._write = asyncio.Lock()
         self._group = _GroupCommit()
+        #: the file's real path names its cross-process locks (resolved once the file exists:
+        #: realpath makes a system call per part of the path, and every move takes a lock)
+        self._lock_scope = self.path
         self._lock_fd: int | None = None
 
     async def _connect(self, *, busy_ms: int) -> _SqliteConnection:
@@ -464,6 +470,7 @@ class SqliteDatabase(Database):
     async def open(self) -> SqliteDatabase:
         try:
             self.conn = await self._connect(busy_ms=int(self.lock_wait * 1000))
+            self._lock_scope = os.path.realpath(self.path)
             await self._journal_to_wal()
             await self.conn.execute("PRAGMA synchronous = FULL")
             await migrate(self)
@@ -599,7 +606,7 @@ class SqliteDatabase(Database):
             async with _local_lock(self.path + str(id(self)), key, give_up):
                 yield
             return
-        scope = os.path.realpath(self.path)
+        scope = self._lock_scope
         async with _local_lock(scope, key, give_up):
             fd = _lock_file(scope)
             while True:
