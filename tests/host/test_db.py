@@ -294,3 +294,52 @@ async def test_a_free_session_lock_is_taken_without_a_turn_of_the_event_loop(tmp
             assert turns == []
         await asyncio.sleep(0)
         assert turns == [1]
+
+
+async def test_a_lookup_reads_committed_data_only(db_path):
+    """Reads by key (sessions, settings) see what was committed and never an open
+    transaction, as every read does."""
+    async with Database(db_path) as db:
+        sql = "SELECT until FROM dm_refusals WHERE user_id = ?"
+        assert await db.lookup(sql, (5,)) is None
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'now')", ())])
+        assert tuple(await db.lookup(sql, (5,))) == ("now",)
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE dm_refusals SET until = 'open' WHERE user_id = 5")
+            assert tuple(await db.lookup(sql, (5,))) == ("now",)
+        assert tuple(await db.lookup(sql, (5,))) == ("open",)
+
+
+async def test_a_lookup_answers_without_a_turn_of_the_event_loop(tmp_path):
+    """A read by key is answered on the loop's thread: no wait behind the rest of the loop."""
+    async with Database(tmp_path / "q.sqlite3") as db:
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'x')", ())])
+        turns: list[int] = []
+        asyncio.get_running_loop().call_soon(turns.append, 1)
+        assert tuple(await db.lookup("SELECT until FROM dm_refusals WHERE user_id = ?", (5,))) \
+            == ("x",)
+        assert turns == []
+
+
+async def test_a_lookup_sqlite_would_make_wait_goes_through_the_reader(tmp_path):
+    """When SQLite answers the loop's read "busy" (in WAL mode: another connection recovering
+    the log or switching modes, which cannot be staged from here, so the loop's connection is
+    pointed at a file another connection really holds), the read is not retried on the loop:
+    it goes through the reader's thread, which waits as any read does."""
+    async with Database(tmp_path / "x.sqlite3") as db:
+        assert isinstance(db, SqliteDatabase) and db.quick is not None
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'x')", ())])
+        held = tmp_path / "held.sqlite3"
+        blocker = sqlite3.connect(str(held), isolation_level=None)
+        blocker.execute("CREATE TABLE dm_refusals (user_id INTEGER, until TEXT)")
+        blocker.execute("BEGIN EXCLUSIVE")  # a rollback-journal file: nobody may read it now
+        own, db.quick = db.quick, sqlite3.connect(str(held), isolation_level=None)
+        db.quick.execute("PRAGMA busy_timeout = 0")
+        try:
+            row = await db.lookup("SELECT until FROM dm_refusals WHERE user_id = ?", (5,))
+            assert tuple(row) == ("x",)
+        finally:
+            db.quick.close()
+            db.quick = own
+            blocker.execute("ROLLBACK")
+            blocker.close()
