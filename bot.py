@@ -107,6 +107,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from discord.ext import commands
 
     from cogs.host import Host, on_command_error
+    from cogs.looplag import LoopLag
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.service import Sessions
@@ -122,6 +123,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             return shard_of(guild_id, self.shard_count) in self.shard_ids
 
         async def setup_hook(self) -> None:
+            self.loop_lag = LoopLag.from_env()
+            self.loop_lag.start()
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
                                      clock=clock_from_env())
@@ -157,6 +160,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             timers = getattr(self, "timers", None)
             if timers is not None:
                 timers.cancel()
+            loop_lag = getattr(self, "loop_lag", None)
+            if loop_lag is not None:
+                await loop_lag.stop()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()

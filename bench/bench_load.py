@@ -2,14 +2,19 @@
 
     python bench/bench_load.py [--games 200] [--seconds 90] [--game kingdomino] [--players 2]
                                [--render-workers N] [--shards N] [--postgres | --db URL]
-                               [--check-spec] [--bot-checkout PATH]
+                               [--check-spec] [--bot-checkout PATH] [--think SECONDS]
 
 ``--shards N`` runs the bot as N processes, one shard each (``STOLIK_SHARD_COUNT`` /
 ``STOLIK_SHARD_IDS``), the games spread over N guilds, one on each shard; ``--postgres`` puts
 the bot on a throwaway PostgreSQL server (tests/pg.py) instead of a SQLite file.
 
 Each game has its own channel; its simulated players click as fast as the bot answers (the
-next click as soon as the new board is up). Reports, for the bot (a separate ``python bot.py``):
+next click as soon as the new board is up), or with ``--think S`` after thinking 0.5–1.5 × S
+seconds (uniform) from the moment the board is up. With no thinking the players form a closed
+loop: the machine is saturated, and by Little's law a move waits 200 games / moves-per-second
+on average however the bot divides its work; thinking sets the offered load (about games /
+(think + response) moves a second), so latency can be read at a given throughput.
+Reports, for the bot (a separate ``python bot.py``):
 
 - interaction -> first response (Discord needs one within 3 s): p50 / p99 / max
 - act click -> the new board image in the channel: p50 / p99
@@ -17,8 +22,10 @@ next click as soon as the new board is up). Reports, for the bot (a separate ``p
   endpoints; 50/s per token, enforced by the stand-in) and interaction (callbacks, follow-ups,
   @original edits; exempt), and the global 429s the bot got
 - memory (RSS now and peak) and CPU (share of one core) of the bot process
-- event-loop lag: the stand-in asks for a heartbeat every 250 ms; discord.py sends it from the
-  bot's event loop, so the delay past 250 ms is how long that loop was blocked
+- event-loop lag, measured inside the bot (cogs/looplag.py: how late a 50 ms timer wakes,
+  every sample written to a file), and as the stand-in sees it: it asks for a heartbeat every
+  250 ms, discord.py sends it from the bot's event loop, so the delay past 250 ms is the
+  loop's lag plus the stand-in's own delay in reading it (its process is busy with the players)
 
 The stand-in checks no request body against Discord's OpenAPI spec here unless
 ``--check-spec`` is given: jsonschema took about half of this process's CPU at 200 games, so
@@ -47,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
+from cogs.looplag import read_samples  # noqa: E402
 from tests.e2e.helpers import open_game  # noqa: E402
 from tests.standin.botproc import REPO, BotProcess  # noqa: E402
 from tests.standin.server import Call, Discord  # noqa: E402
@@ -98,14 +106,18 @@ def ms(value: float) -> str:
 
 
 async def play(table: Table, game_id: str, stop_at: float, board_times: list[float],
-               errors: list[str], clicks: list[tuple[int, float]] | None = None) -> int:
+               errors: list[str], clicks: list[tuple[int, float]] | None = None,
+               think: float = 0.0) -> int:
     hidden = engines.get(game_id).meta.hidden_information
+    thinking = random.Random(table.channel_id)  # apart from table.rng: the same moves either way
     moves = 0
     while time.monotonic() < stop_at and not table.finished():
         movers = table.movers()
         if not movers:
             await asyncio.sleep(0.05)
             continue
+        if think:
+            await asyncio.sleep(think * thinking.uniform(0.5, 1.5))
         try:
             move = await table.make_move(table.rng.choice(movers), hidden, timeout=120)
         except Refused as refused:  # a stale click in a race is an answer too
@@ -159,7 +171,7 @@ class Bots:
 
 async def run(games: int, seconds: float, game_id: str, players: int,
               render_workers: str | None = None, shards: int = 0, db: str | None = None,
-              check_spec: bool = False, checkout: Path | None = None) -> None:
+              check_spec: bool = False, checkout: Path | None = None, think: float = 0.0) -> None:
     discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT,
                       check_spec=check_spec)
     if shards:
@@ -174,23 +186,26 @@ async def run(games: int, seconds: float, game_id: str, players: int,
     target: Path | str = db or workdir / "load.sqlite3"  # a file, or a postgresql:// URL
     if shards:
         env["STOLIK_GUILD"] = ""  # commands for every guild (global), synced by shard 0
-        bots = Bots([BotProcess(discord, target, workdir, extra_env=env, log_name=f"shard{n}.log",
+        bots = Bots([BotProcess(discord, target, workdir, log_name=f"shard{n}.log",
+                                extra_env=env | {"STOLIK_LOOP_LAG_LOG": str(workdir / f"lag{n}.txt")},
                                 shard_ids=[n], shard_count=shards, checkout=where)
                      for n in range(shards)])
     else:
-        bots = Bots([BotProcess(discord, target, workdir, extra_env=env, checkout=where)])
+        bots = Bots([BotProcess(discord, target, workdir, checkout=where,
+                                extra_env=env | {"STOLIK_LOOP_LAG_LOG": str(workdir / "lag0.txt")})])
     try:
-        await measure(discord, bots, games, seconds, game_id, players)
+        await measure(discord, bots, games, seconds, game_id, players, think, workdir)
     finally:
         await bots.stop()  # also when something failed: no bot left running
         await discord.stop()
 
 
 async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_id: str,
-                  players: int) -> None:
+                  players: int, think: float, workdir: Path) -> None:
     await bot.start()
     print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play, "
-          f"spec checks {'on' if discord.check_spec else 'off'}, load average {load_average()}")
+          f"spec checks {'on' if discord.check_spec else 'off'}, players think "
+          f"{f'{think:.2f} s on average' if think else 'not at all'}, load average {load_average()}")
     rng = random.Random(1)
     tables = []
     for n, channel in enumerate(discord.text_channels[:games]):
@@ -213,7 +228,8 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     tree1 = bot.cpu_seconds(tree=True)
     own1 = own_cpu_seconds()
     clicks: list[tuple[int, float]] = []
-    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors, clicks)
+    counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors, clicks,
+                                         think)
                                     for t, o in zip(tables, opened, strict=True)
                                     if not isinstance(o, BaseException)))
     wall = time.monotonic() - t1
@@ -233,6 +249,8 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     gaps = [g for conn in discord.all_conns for g in
             (b - a for a, b in zip(conn.heartbeats, conn.heartbeats[1:], strict=False))]
     lag = [max(0.0, g - HEARTBEAT) for g in gaps[beats_before:]] or [0.0]
+    inside = [v for path in sorted(workdir.glob("lag*.txt"))
+              for v in read_samples(path, t1, t1 + wall)] or [0.0]
 
     print(f"played {moves} moves in {wall:.1f} s ({moves / wall:.1f} moves/s), "
           f"{len(played)} interactions, {len(errors)} refused/timeouts")
@@ -255,9 +273,11 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     print(f"bot CPU: event-loop process {100 * cpu / wall:.0f}% of one core, with the render "
           f"processes {100 * tree_cpu / wall:.0f}% (opening the games: "
           f"{100 * (cpu1 - cpu0) / max(t_open, 1e-9):.0f}% for the loop process)")
-    print(f"event-loop lag (heartbeat delay past {HEARTBEAT * 1000:.0f} ms): p50 "
-          f"{ms(statistics.median(lag))}, p99 {ms(pct(lag, 0.99))}, max {ms(max(lag))} "
-          f"({len(lag)} beats)")
+    print(f"event-loop lag inside the bot (a 50 ms timer's delay): p50 "
+          f"{ms(statistics.median(inside))}, p99 {ms(pct(inside, 0.99))}, max {ms(max(inside))} "
+          f"({len(inside)} samples); as the stand-in sees heartbeats (delay past "
+          f"{HEARTBEAT * 1000:.0f} ms): p50 {ms(statistics.median(lag))}, p99 {ms(pct(lag, 0.99))}, "
+          f"max {ms(max(lag))} ({len(lag)} beats)")
     per_move = 1000 / max(moves, 1)
     print(f"CPU per move: bot event-loop process {cpu * per_move:.1f} ms, render processes "
           f"{(tree_cpu - cpu) * per_move:.1f} ms, stand-in + players (this process) "
@@ -284,6 +304,8 @@ def main() -> None:
                         help="start a throwaway PostgreSQL server (tests/pg.py) for the bot")
     parser.add_argument("--check-spec", action="store_true",
                         help="check every request body against Discord's OpenAPI spec (slow)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="players think 0.5-1.5 x this many seconds before each move")
     parser.add_argument("--bot-checkout", type=Path, default=None,
                         help="run bot.py of another checkout (e.g. an older commit, to compare)")
     args = parser.parse_args()
@@ -294,12 +316,12 @@ def main() -> None:
         try:
             asyncio.run(run(args.games, args.seconds, args.game, args.players,
                             args.render_workers, args.shards, server.new_database(),
-                            args.check_spec, args.bot_checkout))
+                            args.check_spec, args.bot_checkout, args.think))
         finally:
             server.stop()
         return
     asyncio.run(run(args.games, args.seconds, args.game, args.players, args.render_workers,
-                    args.shards, args.db, args.check_spec, args.bot_checkout))
+                    args.shards, args.db, args.check_spec, args.bot_checkout, args.think))
 
 
 if __name__ == "__main__":
