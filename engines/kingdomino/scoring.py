@@ -19,7 +19,8 @@
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from engines.base import rank_by
@@ -56,108 +57,225 @@ class Survey(NamedTuple):
 # The fast scorer works on bitboards: one byte per cell, big-endian (cell 0 is the highest
 # byte), and in a cell's byte one bit per terrain (one-hot). Shifting the board by 8 bits moves
 # every square one cell sideways, by ``8 * size`` one row; ANDed with the board, a square meets
-# only a neighbour of its own terrain, so one dilation grows every property at once.
+# only a neighbour of its own terrain, so one dilation grows every property at once, and the
+# properties of different terrains (different bits) grow side by side in one number.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
-_ONE_HOT = bytes.maketrans(
-    _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode(), bytes([1, 2, 4, 8, 16, 32, 0, 0]))
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
-# crowns in two bit planes (1 and 3 odd, 2 and 3 in the twos), every terrain bit of the byte
-# set so that ``component & plane`` keeps the component's own squares
-_ODD_CROWNS = bytes.maketrans(b"0123" + CASTLE.encode() + EMPTY.encode(),
-                              bytes([0, _ALL_TERRAINS, 0, _ALL_TERRAINS, 0, 0]))
-_TWO_CROWNS = bytes.maketrans(b"0123" + CASTLE.encode() + EMPTY.encode(),
-                              bytes([0, 0, _ALL_TERRAINS, _ALL_TERRAINS, 0, 0]))
+# Crowns as weights: a square's terrain bit k spread to bits k..k+2 (``squares * 7``, k <= 5)
+# meets exactly c set bits of its crown byte below, for c crowns and any k (the patterns repeat
+# every 3 bits), so ``(squares * 7 & weights).bit_count()`` counts their crowns; bit 0 is set
+# for any crown. One table turns both strings into bytes (letters and digits differ).
+_CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
+_BYTES = bytes.maketrans(
+    _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
+    bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level constructor
+_from_bytes = int.from_bytes  # one global lookup instead of a global and a method
+_second = itemgetter(1)
 
 
-@cache
-def _boards(size: int) -> tuple[int, int, tuple[int, ...], tuple[str, ...]]:
-    """The first and the last column (every terrain bit), and for a one-bit board ``bit``,
-    indexed by ``bit.bit_length()``: its neighbours on the bit's terrain, the terrain letter."""
+class _Tables(NamedTuple):
+    """Constant bitboards of one grid size; the per-square tables are indexed by
+    ``bit.bit_length()`` of a one-bit board ``bit`` (index 0 unused)."""
+
+    first_column: int  # every terrain bit of the first column
+    last_column: int
+    plane: tuple[int, ...]  # the bit's terrain on every cell
+    other_planes: tuple[int, ...]  # every other terrain bit
+    near: tuple[int, ...]  # the bit and its four neighbours on the bit's terrain
+    letter: tuple[str, ...]  # the bit's terrain letter
+    planes: tuple[int, ...]  # the six terrains on every cell
+
+
+class _TablesBySize(dict[int, _Tables]):
+    """``_TABLES[size]``, built on first use (a dict lookup: cheaper than a cached call)."""
+
+    def __missing__(self, size: int) -> _Tables:
+        self[size] = tables = _tables(size)
+        return tables
+
+
+def _tables(size: int) -> _Tables:
     cells = size * size
     first = sum(_ALL_TERRAINS << 8 * (cells - 1 - r * size) for r in range(size))
+    every_cell = sum(1 << 8 * k for k in range(cells))
+    plane = (0,) + tuple(every_cell << (bit & 7) for bit in range(8 * cells))
     near = [0] * (8 * cells + 1)
     for cell, cells_near in enumerate(neighbours(size)):
-        for plane in range(len(_TERRAIN_LETTERS)):
-            bit = 8 * (cells - 1 - cell) + plane
-            near[bit + 1] = sum(1 << 8 * (cells - 1 - k) + plane for k in cells_near)
+        for k in range(len(_TERRAIN_LETTERS)):
+            bit = 8 * (cells - 1 - cell) + k
+            near[bit + 1] = sum(1 << 8 * (cells - 1 - n) + k for n in cells_near) | 1 << bit
     letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
-    return first, first >> 8 * (size - 1), tuple(near), letters
+    every_bit = (1 << 8 * cells) - 1  # positive masks: an AND with a negative int costs more
+    return _Tables(first, first >> 8 * (size - 1), plane, tuple(every_bit ^ mask for mask in plane),
+                   tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)])
+
+
+_TABLES = _TablesBySize()
+
+
+@lru_cache(maxsize=2048)
+def _tally(terrain: str, crowns: str, size: int) -> Tally:
+    """Points (no variant bonus), largest property and crowns of one kingdom, without the
+    breakdown: what the live score asks of every kingdom on every view.
+
+    Memoised on the kingdom (a move changes one kingdom; the others are answered from the
+    memo) and written for speed (bench/bench_kingdomino_peer.py): bitboards (above), only the
+    rows up to the last square (the grid's lower empty rows would only widen every number),
+    lone squares and crowns counted in one step each, and the crowned properties flooded
+    together, one of each terrain at a time (usually all of them in one flood).
+    """
+    first_column, last_column, plane_of, other_planes, near, _, planes = _TABLES[size]
+    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
+    end += -end % size  # whole rows: the column boards and tables stay aligned
+    # one number for both strings, the crown weights below the board: every AND with the
+    # weights starts from board squares (below bit 8 * end), so the board above never counts
+    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    board = weights >> 8 * end
+    if board & first_column and board & last_column:
+        # Shifting sideways wraps a row's last cell onto the next row's first; a legal
+        # kingdom (at most grid <= size - 1 cells wide) never fills both edge columns, but any
+        # input stays exact: lay it out again with an empty column after every row.
+        return _tally(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
+                      size + 1)
+    row = 8 * size
+    joined = board & (board << 8 | board >> 8 | board << row | board >> row)
+    # every crown lies on a lone square (a property of 1 square) or in a crowned property:
+    # count each crown once now; a property of n squares adds its crowns n - 1 times more
+    all_crowns = (board * 7 & weights).bit_count()
+    points = all_crowns
+    largest = 1 if board else 0
+    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown); the board above
+    # the weights makes bits there too, but they only ever meet squares below bit 8 * end
+    crowned = (weights & planes[0]) * _ALL_TERRAINS
+    seeds = joined & crowned
+    left = joined  # squares not yet in a flooded property
+    while seeds:
+        component = 0
+        found = []
+        while seeds:  # one crowned square of every terrain: their floods never meet
+            at = seeds.bit_length()
+            found.append(plane_of[at])
+            seeds &= other_planes[at]
+            component |= near[at]
+        component &= left
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
+            grown = (component | component << 8 | component >> 8 | component << row
+                     | component >> row) & left
+        left ^= component
+        for plane in found:
+            prop = component & plane
+            squares = prop.bit_count()
+            if squares > largest:
+                largest = squares
+            points += (squares - 1) * (prop * 7 & weights).bit_count()
+        seeds = left & crowned
+    if left.bit_count() > largest:
+        largest = _largest_crownless(left, largest, row, near, planes)
+    return _new_tuple(Tally, (points, largest, all_crowns))
+
+
+def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
+                       planes: tuple[int, ...]) -> int:
+    """The largest property, given the squares ``left`` of crownless properties (a tie-break
+    only, and only when they might outnumber ``largest``): only the terrains with more squares
+    left than ``largest`` are flooded, side by side again, one property of each at a time."""
+    found: tuple[int, ...] | list[int] = planes
+    while True:
+        component = 0
+        over = []
+        for plane in found:
+            rest = left & plane
+            if rest.bit_count() > largest:
+                over.append(plane)
+                component |= near[rest.bit_length()]
+        if not over:
+            return largest
+        component &= left
+        # the flood is written out in every scorer, not called: the hot loop of the live score
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
+            grown = (component | component << 8 | component >> 8 | component << row
+                     | component >> row) & left
+        left ^= component
+        for plane in over:
+            squares = (component & plane).bit_count()
+            if squares > largest:
+                largest = squares
+        found = over
 
 
 @lru_cache(maxsize=2048)
 def survey(terrain: str, crowns: str, size: int) -> Survey:
-    """The scoring properties of a kingdom, its points, largest property and crowns.
-
-    This runs for every kingdom on every view (the live score), so it is memoised on the
-    kingdom (a move changes one kingdom; the others are answered from the cache) and written
-    for speed (bench/bench_kingdomino_scoring.py, bench/bench_kingdomino_peer.py) on
-    bitboards (above): a lone square is a property of one square, all of them found in one
-    step; the others are flooded one property at a time, but only from squares with crowns,
-    as a crownless property scores nothing. Crownless properties matter only as the largest
-    property (a tie-break), and only when all their squares together outnumber the largest
-    property found; then they are flooded too.
-    """
-    cols_first, cols_last, near, letter_of = _boards(size)
-    board = int.from_bytes(terrain.encode().translate(_ONE_HOT), "big")
-    if board & cols_first and board & cols_last:
-        # Shifting sideways wraps a row's last cell onto the next row's first; a legal
-        # kingdom (at most grid <= size - 1 cells wide) never fills both edge columns, but any
-        # input stays exact: lay it out again with an empty column after every row.
+    """The scoring properties of a kingdom (the breakdown), its points, largest property and
+    crowns: :func:`_tally` plus one line per crowned property, in the order of their first
+    squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
+    by one."""
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes = _TABLES[size]
+    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
+    end += -end % size
+    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    board = weights >> 8 * end
+    if board & first_column and board & last_column:
         return survey(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
                       size + 1)
-    crown_bytes = crowns.encode()
-    odd = int.from_bytes(crown_bytes.translate(_ODD_CROWNS), "big")
-    twos = int.from_bytes(crown_bytes.translate(_TWO_CROWNS), "big")
     row = 8 * size
     joined = board & (board << 8 | board >> 8 | board << row | board >> row)
-    lone = board ^ joined  # squares without a neighbour of their terrain
-    crowned = odd | twos
-    found = []  # (component, property); sorted below by component
-    points = (lone & odd).bit_count() + 2 * (lone & twos).bit_count()
-    crowned_lone = lone & crowned
+    crowned = (weights & planes[0]) * _ALL_TERRAINS
+    found: list[tuple[int, Property]] = []  # (first square's bit_length, property)
+    crowned_lone = (board ^ joined) & crowned
+    points = 0
     while crowned_lone:
-        square = crowned_lone & -crowned_lone
+        at = crowned_lone.bit_length()
+        square = 1 << at - 1
         crowned_lone ^= square
-        found.append((square, (letter_of[square.bit_length()], 1,
-                               (1 if square & odd else 0) + (2 if square & twos else 0))))
-    largest = 1 if lone else 0
+        crown_count = (square * 7 & weights).bit_count()
+        points += crown_count
+        found.append((at, (letter_of[at], 1, crown_count)))
+    largest = 1 if board else 0
     seeds = joined & crowned
     left = joined
     while seeds:
-        seed = seeds & -seeds
-        at = seed.bit_length()
-        component = seed | near[at] & left
-        while True:
+        component = 0
+        picked = []
+        while seeds:
+            at = seeds.bit_length()
+            picked.append(at)
+            seeds &= other_planes[at]
+            component |= near[at]
+        component &= left
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & left
+        while grown != component:
+            component = grown
             grown = (component | component << 8 | component >> 8 | component << row
                      | component >> row) & left
-            if grown == component:
-                break
-            component = grown
         left ^= component
-        seeds &= left
-        squares = component.bit_count()
-        if squares > largest:
-            largest = squares
-        crown_count = (component & odd).bit_count() + 2 * (component & twos).bit_count()
-        points += squares * crown_count
-        found.append((component, (letter_of[at], squares, crown_count)))
-    if left.bit_count() > largest:  # crownless properties that might be the largest
-        # the flood is written out twice, not called: this is the hot loop of every live score
-        while left:
-            component = left & -left
-            while True:
-                grown = (component | component << 8 | component >> 8 | component << row
-                         | component >> row) & left
-                if grown == component:
-                    break
-                component = grown
-            left ^= component
-            largest = max(largest, component.bit_count())
-    # disjoint components: the one holding the first cell (highest byte) is the greatest number
-    found.sort(reverse=True)
-    properties = tuple([prop for _, prop in found])
-    # _make: a NamedTuple's own constructor costs a Python call more (measured)
-    return Survey._make((properties, points, largest, (odd.bit_count() + 2 * twos.bit_count()) // 6))
+        for at in picked:
+            prop = component & plane_of[at]
+            squares = prop.bit_count()
+            if squares > largest:
+                largest = squares
+            crown_count = (prop * 7 & weights).bit_count()
+            points += squares * crown_count
+            found.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
+        seeds = left & crowned
+    if left.bit_count() > largest:
+        largest = _largest_crownless(left, largest, row, near, planes)
+    found.sort(reverse=True)  # the highest bit is the first square
+    return _new_tuple(Survey, (tuple(map(_second, found)), points, largest,
+                               (board * 7 & weights).bit_count()))
+
+
+def clear_memo() -> None:
+    """Forget every memoised kingdom (benchmarks measure cold scoring with it)."""
+    _tally.cache_clear()
+    survey.cache_clear()
 
 
 def _with_empty_column(cells: str, size: int) -> str:
@@ -202,12 +320,11 @@ def _bonus_lines(
 
 
 def tally(terrain: str, crowns: str, size: int, *, discarded: int, variants: list[str]) -> Tally:
-    found = survey(terrain, crowns, size)
-    points = found.points
-    if variants:
-        points += sum(line[1] for line in _bonus_lines(
-            terrain, size, discarded=discarded, variants=variants))
-    return Tally._make((points, found.largest, found.crowns))
+    found = _tally(terrain, crowns, size)
+    if not variants:
+        return found  # the memoised tally itself: no bonus to add
+    return Tally._make((found.points + sum(line[1] for line in _bonus_lines(
+        terrain, size, discarded=discarded, variants=variants)), found.largest, found.crowns))
 
 
 def rank(tallies: list[Tally]) -> list[list[int]]:

@@ -64,9 +64,13 @@ def reference_tally(terrain: str, crowns: str, size: int, discarded: int,
 
 
 def check(terrain: str, crowns: str, size: int, discarded: int, variants: list[str]) -> None:
-    scoring.survey.cache_clear()
+    scoring.clear_memo()
     scoring_props = [p for p in reference_properties(terrain, crowns, size) if p[2]]
     assert list(scoring.survey(terrain, crowns, size).properties) == scoring_props
+    # the two scorers (with and without the breakdown) agree on the figures, bonus aside
+    without_bonus = reference_tally(terrain, crowns, size, 1, [])
+    assert tuple(scoring.survey(terrain, crowns, size))[1:] == without_bonus
+    assert tuple(scoring.tally(terrain, crowns, size, discarded=1, variants=[])) == without_bonus
     assert tuple(scoring.tally(terrain, crowns, size, discarded=discarded, variants=variants)) \
         == reference_tally(terrain, crowns, size, discarded, variants)
     lines = scoring.kingdom_lines(terrain, crowns, size, discarded=discarded, variants=variants)
@@ -112,6 +116,19 @@ def any_grid(draw) -> tuple[str, str, int]:
 @given(grid=any_grid(), discarded=st.integers(0, 1), variants=VARIANTS)
 def test_fast_scorer_agrees_on_arbitrary_grids(grid, discarded, variants):
     check(*grid, discarded, variants)
+
+
+def test_every_terrain_with_every_crown_count():
+    # the crown weights depend on the terrain's bit in a cell's byte: each pair of them, lone
+    # and in a property, next to a property of every other terrain
+    for letter in LETTERS:
+        for crown in "0123":
+            for other in LETTERS:
+                terrain = f"{letter}.{letter}{letter}{other}" + "....." + "..C.." + "....." + \
+                    f"{other}{other}.{letter}."
+                crowns = f"{crown}.{crown}3{crown}" + "....." + "..C.." + "....." + \
+                    f"2{crown}.{crown}."
+                check(terrain, crowns, 5, 0, [])
 
 
 def test_squares_on_both_edge_columns_do_not_wrap_into_the_next_row():
