@@ -27,12 +27,15 @@ import asyncio
 import contextlib
 import fcntl
 import functools
+import logging
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,10 @@ LOCK_WAIT = 2.0
 MIGRATION_LOCK = 0x73746F6C696B
 #: how long a starting process waits for another one's migration
 MIGRATION_WAIT = 120.0
+#: a read by key on the event loop (SqliteDatabase.lookup) costing more CPU is logged
+SLOW_LOOKUP = 0.005
+
+log = logging.getLogger(__name__)
 
 
 class StoreError(Exception):
@@ -203,6 +210,11 @@ class Database:
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError
 
+    async def lookup(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """``fetchone`` for a read of one row by its key (a session, a setting): on SQLite it
+        is answered on the caller's thread (see :meth:`SqliteDatabase.lookup`)."""
+        return await self.fetchone(sql, params)
+
     async def schema_version(self) -> int:
         raise NotImplementedError
 
@@ -222,7 +234,10 @@ async def _local_lock(scope: str, key: int, give_up: float) -> AsyncIterator[Non
     _local_users[ident] = _local_users.get(ident, 0) + 1
     try:
         try:
-            await asyncio.wait_for(lock.acquire(), max(0.0, give_up - time.monotonic()))
+            # asyncio.timeout, not wait_for: wait_for wraps the acquire in a task of its own,
+            # so even a free lock cost a turn of the event loop (~0.1 s at 200 games)
+            async with asyncio.timeout(max(0.0, give_up - time.monotonic())):
+                await lock.acquire()
         except TimeoutError:
             raise StoreBusy(f"session {key} is locked in this process") from None
         try:
@@ -249,42 +264,158 @@ class _WriteLockBusy(Exception):
     """In the writer's thread: BEGIN IMMEDIATE found another process writing."""
 
 
-def _run_batch(conn: sqlite3.Connection, statements: list[tuple[str, tuple[Any, ...]]],
-               guarded: bool) -> list[int] | None:
-    """BEGIN IMMEDIATE ... COMMIT on the writer's own thread; None when the first write of a
-    guarded batch changed nothing (rolled back)."""
+#: how long the writer's thread sleeps between tries of another process's write lock
+_BUSY_RETRY = 0.02
+
+
+@dataclass
+class _Queued:
+    """One batch waiting for the writer's thread (see :class:`_GroupCommit`)."""
+
+    statements: list[tuple[str, tuple[Any, ...]]]
+    guarded: bool
+    give_up: float  # time.monotonic() after which another process's lock is not waited for
+    future: asyncio.Future[list[int] | None]
+
+
+class _GroupCommit:
+    """Batches committed together: every batch waiting when the writer's thread gets to them
+    goes into ONE transaction, each in its own savepoint, with one fsync for all.
+
+    ``synchronous = FULL`` makes each commit wait for the disk (3 ms p50, 12 ms p90 on the
+    shared machine), and one thread commits for the whole bot: at 200 games, one commit per
+    batch made every write wait ~1.3 s in that thread's queue, three times a move
+    (bench/bench_load.py). A batch stays all or nothing (its savepoint) and is durable before
+    its caller hears back (the group's COMMIT); a batch that fails or whose guard missed is
+    rolled back to its savepoint alone and the others commit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # between the event loop and the writer's thread
+        self._queued: list[_Queued] = []
+        self._draining = False
+        #: transactions the groups took so far (written by the writer's thread only)
+        self.transactions = 0
+
+    def add(self, item: _Queued) -> bool:
+        """Queue ``item``; True when the caller must start :meth:`drain` on the writer's
+        thread (nothing is draining)."""
+        with self._lock:
+            self._queued.append(item)
+            start, self._draining = not self._draining, True
+            return start
+
+    def _take(self) -> list[_Queued]:
+        with self._lock:
+            group, self._queued = self._queued, []
+            if not group:
+                self._draining = False
+            return group
+
+    def drain(self, conn: sqlite3.Connection) -> None:
+        """On the writer's thread: commit groups until nothing is queued."""
+        while group := self._take():
+            try:
+                group = _begin_immediate(conn, group)
+                if group:
+                    self.transactions += 1
+                    _hand_back([*zip(group, _commit_group(conn, group), strict=True)])
+            except BaseException as exc:
+                # the group failed as a whole (BEGIN refused: a read-only file, an I/O error)
+                # or a bug: each of its callers raises it, none is left waiting
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                _hand_back([(item, exc) for item in group])
+
+
+def _hand_back(done: list[tuple[_Queued, Any]]) -> None:
+    """From the writer's thread: settle the batches' futures on their event loop."""
+    if done:
+        done[0][0].future.get_loop().call_soon_threadsafe(_settle, done)
+
+
+def _settle(done: list[tuple[_Queued, Any]]) -> None:
+    """On the event loop: hand each batch its row counts (None: its guard missed) or error."""
+    for item, outcome in done:
+        if item.future.done():  # its caller was cancelled; the batch was committed all the same
+            continue
+        if isinstance(outcome, BaseException):
+            item.future.set_exception(outcome)
+        else:
+            item.future.set_result(outcome)
+
+
+def _begin_immediate(conn: sqlite3.Connection, group: list[_Queued]) -> list[_Queued]:
+    """BEGIN IMMEDIATE, waiting in the writer's thread (never on the event loop) while another
+    process writes. Batches that waited past their ``give_up`` get :class:`_WriteLockBusy`;
+    returns the others (the transaction is open when there are any)."""
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return group
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            now = time.monotonic()
+            _hand_back([(item, _WriteLockBusy()) for item in group if now >= item.give_up])
+            group = [item for item in group if now < item.give_up]
+            if not group:
+                return group
+        time.sleep(_BUSY_RETRY)
+
+
+def _commit_group(conn: sqlite3.Connection, group: list[_Queued]) -> list[Any]:
+    """In an open transaction: each batch in its savepoint, then COMMIT. Returns each batch's
+    row counts (None: its guard missed, rolled back) or the error it gets."""
+    outcomes: list[Any] = []
+    for item in group:
+        conn.execute("SAVEPOINT batch")
+        try:
+            counts = []
+            for sql, params in item.statements:
+                counts.append(conn.execute(sql, params).rowcount)
+                if item.guarded and counts[0] != 1:
+                    break
+        except sqlite3.Error as exc:  # this batch's error goes to its caller, raised there
+            if not conn.in_transaction:
+                # SQLite rolled the whole transaction back (disk full, I/O error): every
+                # batch of the group is lost and told so
+                return [exc] * len(group)
+            conn.execute("ROLLBACK TO batch")
+            outcomes.append(exc)
+        else:
+            if item.guarded and counts[0] != 1:
+                conn.execute("ROLLBACK TO batch")
+                outcomes.append(None)
+            else:
+                outcomes.append(counts)
+        conn.execute("RELEASE batch")
     try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise _WriteLockBusy() from exc
-        raise
-    try:
-        counts = []
-        for sql, params in statements:
-            counts.append(conn.execute(sql, params).rowcount)
-            if guarded and counts[0] != 1:
-                conn.execute("ROLLBACK")
-                return None
         conn.execute("COMMIT")
-    except BaseException:
+    except sqlite3.Error as exc:
         if conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
-        raise
-    return counts
+        return [exc] * len(group)
+    return outcomes
 
 
 class _SqliteConnection(aiosqlite.Connection):
-    """aiosqlite's connection plus :meth:`run`: a whole function on the connection's thread.
+    """aiosqlite's connection plus :meth:`submit`: a whole function on the connection's thread.
 
     Each ``await execute`` is a round trip between the event loop and that thread, and a
     transaction holds the one write lock across all of its round trips: under load (a busy
     loop, a busy machine) a move's three transactions held it ~10 ms each and moves queued
     behind it for seconds (bench/bench_load.py). A batch is one round trip."""
 
-    async def run(self, fn: Any, *args: Any) -> Any:
-        return await self._execute(lambda: fn(self._conn, *args))
+    def submit(self, fn: Any, *args: Any) -> asyncio.Future[Any]:
+        """Queue ``fn(sqlite3_connection, *args)`` on the thread now (no await in between,
+        so nothing can be queued before it); the future has its result."""
+        if not self._running or self._connection is None:
+            raise ValueError("Connection closed")
+        future = asyncio.get_running_loop().create_future()
+        self._tx.put_nowait((future, functools.partial(fn, self._connection, *args)))
+        return future
 
 
 class SqliteTx(Tx):
@@ -327,9 +458,15 @@ class SqliteDatabase(Database):
         self.path = self.target
         self.conn: _SqliteConnection | None = None  # the writer
         self.reader: _SqliteConnection | None = None
+        #: reads by key, run on the event loop's thread (see lookup)
+        self.quick: sqlite3.Connection | None = None
         # one writer connection: its transactions must not interleave (a connection rule,
         # not a correctness one: two processes are kept apart by SQLite's own lock)
         self._write = asyncio.Lock()
+        self._group = _GroupCommit()
+        #: the file's real path names its cross-process locks (resolved once the file exists:
+        #: realpath makes a system call per part of the path, and every move takes a lock)
+        self._lock_scope = self.path
         self._lock_fd: int | None = None
 
     async def _connect(self, *, busy_ms: int) -> _SqliteConnection:
@@ -345,6 +482,7 @@ class SqliteDatabase(Database):
     async def open(self) -> SqliteDatabase:
         try:
             self.conn = await self._connect(busy_ms=int(self.lock_wait * 1000))
+            self._lock_scope = os.path.realpath(self.path)
             await self._journal_to_wal()
             await self.conn.execute("PRAGMA synchronous = FULL")
             await migrate(self)
@@ -354,6 +492,11 @@ class SqliteDatabase(Database):
             else:
                 self.reader = await self._connect(busy_ms=int(self.lock_wait * 1000))
                 await self.reader.execute("PRAGMA query_only = ON")
+                # never waits: a read that would (rare in WAL mode) goes to the reader thread
+                self.quick = sqlite3.connect(self.path, isolation_level=None)
+                self.quick.row_factory = sqlite3.Row
+                self.quick.execute("PRAGMA query_only = ON")
+                self.quick.execute("PRAGMA busy_timeout = 0")
         except sqlite3.Error as exc:
             await self.close()
             raise _sqlite_failure(exc) from exc
@@ -375,6 +518,9 @@ class SqliteDatabase(Database):
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
+        if self.quick is not None:
+            self.quick.close()
+            self.quick = None
         for conn in {id(c): c for c in (self.reader, self.conn) if c is not None}.values():
             await conn.close()
         self.conn = self.reader = None
@@ -427,32 +573,33 @@ class SqliteDatabase(Database):
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
                     guarded: bool = False) -> list[int]:
-        """One round trip to the writer's thread (see :class:`_SqliteConnection`), several
-        batches in flight at once; another process's write lock is waited for asynchronously,
-        as in :meth:`transaction`."""
+        """Committed together with the other batches waiting for the writer's thread
+        (:class:`_GroupCommit`); another process's write lock is waited for in that thread,
+        never on the event loop, up to ``lock_wait``."""
         assert self.conn is not None, "Database.open() first"
-        work = [(sql, tuple(params)) for sql, params in statements]
-        give_up = time.monotonic() + self.lock_wait
-        self.statements += len(work) + 2
-        while True:
-            # the lock only orders the batch on the writer's queue: the thread runs a batch
-            # whole, so batches need not wait for each other's round trips, only for a
-            # transaction() in progress (holding the lock across its statements)
-            async with self._write:
-                done = asyncio.ensure_future(self.conn.run(_run_batch, work, guarded))
-                await asyncio.sleep(0)  # its first step has put the batch on the queue
-            try:
-                counts = await done
-                break
-            except _WriteLockBusy as exc:
-                if time.monotonic() >= give_up:
-                    raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
-                await asyncio.sleep(0.02)
-            except sqlite3.Error as exc:
-                raise _sqlite_failure(exc) from exc
+        item = _Queued([(sql, tuple(params)) for sql, params in statements], guarded,
+                       time.monotonic() + self.lock_wait,
+                       asyncio.get_running_loop().create_future())
+        self.statements += len(item.statements) + 2
+        # the lock orders the batch against a transaction() in progress (its statements are
+        # round trips of their own on the same thread); batches need not wait for each other
+        async with self._write:
+            if self._group.add(item):
+                self.conn.submit(self._group.drain)
+        try:
+            counts = await item.future
+        except _WriteLockBusy as exc:
+            raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
+        except sqlite3.Error as exc:
+            raise _sqlite_failure(exc) from exc
         if counts is None:
             raise StaleVersion("the guarded write found the row moved on")
         return counts
+
+    @property
+    def batch_transactions(self) -> int:
+        """Transactions the batches took so far (fewer than the batches when they queued)."""
+        return self._group.transactions
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self.fetchall(sql, params)
@@ -469,6 +616,30 @@ class SqliteDatabase(Database):
         except sqlite3.Error as exc:
             raise _sqlite_failure(exc) from exc
 
+    async def lookup(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """One row by its key, read on the event loop's own thread: SQLite answers it from
+        its cache in ~25 us (a WAL reader never waits for a writer). Through the reader's
+        thread the same read cost the loop 3x the CPU, a wake-up of that thread (which then
+        competes for the GIL), and a whole turn of the loop before the caller went on
+        (~0.1 s each at 200 games, five of them between a click and its board). A read that
+        would wait (SQLite busy) goes through the reader's thread instead."""
+        if self.quick is None:
+            return await self.fetchone(sql, params)
+        self.statements += 1
+        started = time.thread_time()
+        try:
+            rows = self.quick.execute(sql, tuple(params)).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return await self.fetchone(sql, params)
+            raise _sqlite_failure(exc) from exc
+        except sqlite3.Error as exc:
+            raise _sqlite_failure(exc) from exc
+        took = time.thread_time() - started
+        if took > SLOW_LOOKUP:  # CPU time: what the read itself cost, not the GIL's turns
+            log.warning("a read by key took %.1f ms of the event loop: %s", took * 1000, sql[:80])
+        return rows[0] if rows else None
+
     @asynccontextmanager
     async def session_lock(self, key: int) -> AsyncIterator[None]:
         """Byte ``key`` of ``<file>-locks`` locked with fcntl: across processes, released by
@@ -479,7 +650,7 @@ class SqliteDatabase(Database):
             async with _local_lock(self.path + str(id(self)), key, give_up):
                 yield
             return
-        scope = os.path.realpath(self.path)
+        scope = self._lock_scope
         async with _local_lock(scope, key, give_up):
             fd = _lock_file(scope)
             while True:

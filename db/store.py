@@ -123,7 +123,7 @@ class Store:
             raise DamagedRow(f"session {row['id']}: {exc}") from exc
 
     async def get(self, session_id: int) -> SessionRow | None:
-        row = await self.db.fetchone(self._select_sessions("WHERE s.id = ?"), (session_id,))
+        row = await self.db.lookup(self._select_sessions("WHERE s.id = ?"), (session_id,))
         return None if row is None else self._row(row)
 
     async def open_in_channel(self, channel_id: int) -> SessionRow | None:
@@ -334,12 +334,12 @@ class Store:
         return [row["session_id"] for row in rows]
 
     async def board_is_pending(self, session_id: int) -> bool:
-        return await self.db.fetchone(
+        return await self.db.lookup(
             "SELECT 1 FROM board_posts WHERE session_id = ?", (session_id,)) is not None
 
     # --- direct messages ----------------------------------------------------------------
     async def dm_refused_until(self, user_id: int) -> str | None:
-        row = await self.db.fetchone("SELECT until FROM dm_refusals WHERE user_id = ?", (user_id,))
+        row = await self.db.lookup("SELECT until FROM dm_refusals WHERE user_id = ?", (user_id,))
         return row["until"] if row else None
 
     async def set_dm_refused(self, user_id: int, until: str | None) -> None:
@@ -388,7 +388,7 @@ class Store:
         return {r["user_id"]: r["choice"] for r in rows}
 
     async def settings(self, user_id: int) -> Any:
-        return await self.db.fetchone(
+        return await self.db.lookup(
             "SELECT tz, quiet_start, quiet_end, pings FROM user_settings WHERE user_id = ?",
             (user_id,),
         )
@@ -438,7 +438,7 @@ class Store:
             (guild_id, pace, remind_hours, absent_hours, lang))])
 
     async def user_lang(self, user_id: int) -> str | None:
-        row = await self.db.fetchone("SELECT lang FROM user_locales WHERE user_id = ?",
+        row = await self.db.lookup("SELECT lang FROM user_locales WHERE user_id = ?",
                                      (user_id,))
         return row["lang"] if row else None
 
@@ -448,7 +448,7 @@ class Store:
             " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang", (user_id, lang))])
 
     async def hand_message(self, session_id: int, user_id: int) -> Any:
-        return await self.db.fetchone(
+        return await self.db.lookup(
             "SELECT channel_id, message_id, acting FROM hand_messages"
             " WHERE session_id = ? AND user_id = ?", (session_id, user_id))
 

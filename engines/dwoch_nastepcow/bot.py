@@ -6,8 +6,9 @@ margin if the game ended now (every building's effect, troops doubling, roads) p
 each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
 tiles of its colour still to come, a Trading Post with the producers it counts, an Inn or a
 Market with its free cells, a Craft shop whose layout cells are still free or already right,
-a Guild's shop to come, a Siege Tower already touching a rival building, a troop in the
-royal reserve while the game lasts. A build that raises a siege is valued with its best
+a Farm, Sawmill or Quarry with the Trading Posts to come counting it, a Guild's shop to
+come, a Siege Tower already touching a rival building, a troop in the royal reserve while
+the game lasts. A build that raises a siege is valued with its best
 destroy (or spare). Open terrain is laid when the discount lets a building be built this
 turn, when it scores by itself (a colour area, a Craft layout, an Inn line) or instead of a
 tile the hand limit would throw away.
@@ -16,7 +17,10 @@ Order of thought in a turn: build while a build gains (before taking: a tile in 
 its resource); take the tile with the best build to come (one it cannot afford yet at a
 share per missing resource) less what it leaves the rival: the take moves the royal shield
 to the taken slot, so it decides which tiles the rival reaches next, and the rival's best of
-them (the same estimate, from the rival's side) counts against it; lay open terrain as
+them (the same estimate, from the rival's side) counts against it; the rival's take of that
+tile moves the shield again, and half of the bot's own best tile then in reach counts for
+it (the slot the rival empties is refilled with a tile drawn at random from those the bot
+cannot see: the stack and the rival's hand are one pool to it); lay open terrain as
 above; move a troop when that makes a building affordable or doubles one; turn a Camp only
 with an empty hand (an unused Camp scores 2); end the turn.
 
@@ -30,7 +34,7 @@ import random
 from collections import Counter
 
 from engines.base import State
-from engines.dwoch_nastepcow import actions, rules, scoring
+from engines.dwoch_nastepcow import actions, reserve, rules, scoring
 from engines.dwoch_nastepcow.data import CRAFT_SHOPS
 from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
 from engines.dwoch_nastepcow.reserve import tiles_in_reach
@@ -50,6 +54,9 @@ COUNTER_COLOUR = {"bakery": "yellow", "smithy": "grey", "guardhouse": "green"}
 PRODUCER_SHARE = 0.3
 #: share of the tiles to come that will be built
 GROWTH = 0.5
+#: an own Farm, Sawmill or Quarry: the share of a Trading Post to come counting it (3 points)
+#: that the bot may build (its extra resource each turn shows in the builds it opens)
+POST_SHARE = 0.4
 #: chance that a free cell next to an Inn or Market is filled before the end, early on;
 #: the game's last TILES_LATE tiles scale it down
 FILL, TILES_LATE = 0.3, 20
@@ -64,10 +71,13 @@ RESERVE_TROOP = 1.0
 TILE_IN_HAND = 1.5
 #: a tile the bot cannot afford yet: the share of its build's worth kept per missing
 #: resource, and what each missing resource costs besides
-LATER_SHARE, SHORT_COST = 0.5, 1.0
+LATER_SHARE, SHORT_COST = 0.8, 0.3
 #: weight of what the rival's best tile in reach would bring it, once the take has moved
 #: the shield (the take decides which tiles the rival can reach)
 DENY = 1.0
+#: weight of the bot's own best tile in reach once the rival has made that take in turn
+#: (the rival's take moves the shield again and refills a slot from the hidden stack)
+NEXT = 0.5
 
 
 def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
@@ -166,6 +176,8 @@ def _promise(state: State, seat: int) -> float:
     # producers still to come, of which the bot may build its share
     producers = Counter(tiles[t]["building"] for t in to_come)
     later = min(1.0, _tiles_to_come(state) / TILES_LATE)  # how much of the game is left
+    posts_to_come = Counter(p for t in to_come if tiles[t]["building"] == "trading_post"
+                            for p in tiles[t]["counts"])
     own_shops: set[str] = set()
     for cell, spot in land.items():
         if spot["face"] != "up" or spot["owner"] != seat:
@@ -198,6 +210,8 @@ def _promise(state: State, seat: int) -> float:
         elif building == "trading_post":
             out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
                     * (2 if _doubled(state, seat, cell) else 1))
+        elif building in rules.PRODUCERS:
+            out += 3 * POST_SHARE * posts_to_come[building]
         elif building == "siege_tower":
             out += SIEGE_THREAT * sum(
                 1 for n in neighbours4(cell)
@@ -253,7 +267,11 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
             later = _unpaid_build(after, seat, tile_id, rng) - base
             worth = LATER_SHARE ** short * max(0.0, later) - SHORT_COST * short
         if DENY:
-            worth -= DENY * _rival_pick(after, opponent(seat), rng)
+            rival_gain, rival_tile = _best_pick(after, opponent(seat), rng)
+            worth -= DENY * rival_gain
+            if NEXT and rival_tile is not None:
+                replied = rival_takes(after, seat, rival_tile, rng)
+                worth += NEXT * _best_pick(replied, seat, rng)[0]
         candidate = (worth, rng.random(), code)
         if best is None or candidate > best:
             best = candidate
@@ -261,17 +279,37 @@ def _take(state: State, seat: int, takes: list[str], rng: random.Random) -> str:
     return best[2]
 
 
-def _rival_pick(state: State, rival: int, rng: random.Random) -> float:
-    """What the rival's best tile in reach (after the bot's take moved the shield) would
-    bring the rival: its build's worth, a share per missing resource."""
-    base = value(state, rival)
-    have = rules.available_resources(state, rival)
-    best = 0.0
-    for tile_id in tiles_in_reach(state, rival):
+def _best_pick(state: State, who: int, rng: random.Random) -> tuple[float, str | None]:
+    """What ``who``'s best tile in reach (where the shield now stands) would bring ``who``
+    (its build's worth, a share per missing resource; never below 0), and that tile (None
+    only when nothing is in reach: a take that gains nothing is still made)."""
+    base = value(state, who)
+    have = rules.available_resources(state, who)
+    best: tuple[float, str | None] = (float("-inf"), None)
+    for tile_id in tiles_in_reach(state, who):
         short = rules.shortfall(state["tiles"][tile_id]["cost"], have)
-        gain = _unpaid_build(state, rival, tile_id, rng) - base
-        best = max(best, LATER_SHARE ** short * gain)
-    return best
+        gain = LATER_SHARE ** short * (_unpaid_build(state, who, tile_id, rng) - base)
+        if best[1] is None or gain > best[0]:
+            best = (gain, tile_id)
+    return max(0.0, best[0]), best[1]
+
+
+def rival_takes(state: State, seat: int, tile_id: str, rng: random.Random) -> State:
+    """``state`` after the rival takes ``tile_id``; the slot it frees is refilled with a
+    tile drawn at random from those the bot cannot see (the stack and the rival's hand are
+    one pool to it), so the bot never reads the hidden order of the stack."""
+    new = copy_state(state)
+    rival = opponent(seat)
+    stack, hand = new["stack"], new["hands"][rival]
+    if stack:  # the tiles still to come stay the same; only the one drawn is chosen
+        k = rng.randrange(len(stack) + len(hand))
+        if k < len(stack):
+            stack.insert(0, stack.pop(k))
+        else:
+            k -= len(stack)
+            stack[0], hand[k] = hand[k], stack[0]
+    reserve.take_tile(new, rival, tile_id)
+    return new
 
 
 def _terrain(state: State, seat: int, codes: list[str], rng: random.Random) -> str | None:

@@ -11,7 +11,7 @@ import pytest
 from engines.dwoch_nastepcow import GAME
 from engines.dwoch_nastepcow import bot as dwoch_bot
 
-from .helpers import BLUE, WHITE, blank, put, reserve, tile, troop
+from .helpers import BLUE, WHITE, add, blank, put, reserve, tile, troop
 
 SET_CHOICES = [[], ["war", "patrol", "craft"], ["travel", "war", "craft"],
                ["lands", "trade", "patrol"]]
@@ -125,3 +125,60 @@ def test_without_the_rivals_reply_the_camp_would_be_taken(monkeypatch):
     # the position above tests the look at the rival's reply, not a tie or another rule
     monkeypatch.setattr(dwoch_bot, "DENY", 0.0)
     assert GAME.bot_action(_shield_position(), WHITE, random.Random(0)) == "take C"
+
+
+def _next_take_position() -> dict:
+    """White reaches two identical Farms (slots 1 and 2) and owns two Farms, so a Trading
+    Post counting Farms is worth 6 to it. Blue reaches one slot and has nowhere to build, so
+    whichever tile it takes in reply gains it nothing: the takes differ only in what White
+    reaches after Blue's reply. Taking slot 1 leaves Blue slot 2; once Blue has taken it,
+    White reaches the Trading Post (slot 3). Taking slot 2 leaves Blue the Trading Post."""
+    s = blank()
+    put(s, "M13", tile("S", "cathedral", "grey"), face="down")
+    troop(s, WHITE, 0, "M13")
+    troop(s, WHITE, 1, "L13")  # one troop left in the royal reserve: White reaches two
+    put(s, "L13", tile("F1", "farm", "yellow"), owner=WHITE)
+    put(s, "N13", tile("F2", "farm", "yellow"), owner=WHITE)
+    # Blue's three troops in a corner with every space round them taken
+    for cell in ("A1", "A2", "B1", "B2", "A3", "B3", "C1", "C2", "C3"):
+        put(s, cell, tile(f"X{cell}", "cathedral", "grey"), face="down")
+    for index, cell in enumerate(("A1", "A2", "B1")):
+        troop(s, BLUE, index, cell)
+    farm = {"cost": {"wood": 1}}
+    reserve(s, {1: tile("A", "farm", "yellow", **farm), 2: tile("B", "farm", "yellow", **farm),
+                3: tile("T", "trading_post", "yellow", cost={"stone": 1}, counts=["farm"]),
+                4: tile("D", "farm", "yellow", **farm), 5: tile("E", "farm", "yellow", **farm),
+                6: tile("G", "farm", "yellow", **farm)})
+    return s
+
+
+def test_normal_takes_the_tile_after_which_it_reaches_more_once_the_rival_has_taken():
+    takes = {GAME.bot_action(_next_take_position(), WHITE, random.Random(seed))
+             for seed in range(12)}
+    assert takes == {"take A"}, "after taking B, Blue's reply would take the Trading Post"
+
+
+def test_without_the_look_at_its_next_reach_the_two_farms_are_a_toss_up(monkeypatch):
+    # the position above tests the look one take further, not a tie-break or another rule
+    monkeypatch.setattr(dwoch_bot, "NEXT", 0.0)
+    takes = {GAME.bot_action(_next_take_position(), WHITE, random.Random(seed))
+             for seed in range(12)}
+    assert takes == {"take A", "take B"}
+
+
+def test_the_rivals_reply_draws_its_refill_from_the_unseen_tiles_only():
+    s = _next_take_position()
+    s["stack"] = ["P", "Q", "R"]
+    s["hands"][BLUE] = ["H"]
+    for tid in ("P", "Q", "R", "H"):
+        add(s, tile(tid, "cathedral", "grey"))
+    to_come = sorted(s["stack"] + s["hands"][BLUE])
+    drawn = set()
+    for seed in range(40):
+        after = dwoch_bot.rival_takes(s, WHITE, "A", random.Random(seed))
+        refill = after["reserve"][0]  # the slot the shield left
+        drawn.add(refill)
+        assert after["hands"][BLUE][-1] == "A" and after["shield"] == 1
+        assert sorted(after["stack"] + after["hands"][BLUE][:-1] + [refill]) == to_come
+    assert drawn == {"P", "Q", "R", "H"}, "the stack's order is hidden: any unseen tile"
+    assert s["stack"] == ["P", "Q", "R"], "the state itself is not changed"

@@ -12,7 +12,8 @@ from engines.gheos import bot as gheos_bot
 from engines.gheos.data import is_epoch
 from engines.gheos.position import part, position
 
-from .helpers import full, lr
+from .helpers import full, keys, lr
+from .helpers import play as play_codes
 
 
 def play(players: int, seed: int, policies) -> list[list[int]]:
@@ -122,6 +123,7 @@ def test_the_look_ahead_closes_the_gap_a_rival_would_attack_through(monkeypatch)
     picks = [GAME.bot_action(state, 0, random.Random(k)) for k in range(6)]
     assert picks == ["place H1 M29 r1"] * 6
     monkeypatch.setattr(gheos_bot, "REPLY_SAMPLE", 0)
+    monkeypatch.setattr(gheos_bot, "THREAT", 0.0)  # which sees this threat too, statically
     blind = [GAME.bot_action(state, 0, random.Random(k)) for k in range(6)]
     assert "place H1 M29 r1" not in blind
 
@@ -153,3 +155,33 @@ def test_the_look_ahead_does_not_see_hidden_tiles(seed, turn):
     for k in range(4):
         assert (GAME.bot_action(state, seat, random.Random(k))
                 == GAME.bot_action(other, seat, random.Random(k)))
+
+
+def _exposed_position():
+    """Three players; seat 0 is to take a follower. Red (5 chalices) faces blue (1 sword,
+    seat 2's) across the free cell M29: one landmass there starts a war that blue wins.
+    Green (4 chalices) is out of anybody's reach."""
+    return position(3, {"M27": lr("chalice", "chalice", "chalice"), "M28": lr("chalice", "chalice"),
+                        "M30": lr("swords"), "M31": lr(),
+                        "M35": lr("chalice", "chalice"), "M36": lr("chalice", "chalice")},
+                    civs={"red": "M27", "blue": "M31", "green": "M35"},
+                    followers=[{}, {"green": 1}, {"blue": 2}], phase="civ",
+                    bag=[full() for _ in range(6)] + ["E1", "E2"], epochs=2)
+
+
+def test_the_normal_player_does_not_join_a_civilization_a_stronger_neighbour_can_destroy(
+        monkeypatch):
+    """With three players the look-ahead does not play the others' turns, so it values a
+    civilization one tile away from a continent with more swords as likely to perish: seat 0
+    takes a follower of safe green rather than of richer red; if that threat is not
+    discounted, it takes red."""
+    state = _exposed_position()
+    # the threat is real: seat 2 ends red with one landmass on M29
+    attack = dict(state, phase="tile", turn=2, hands=[[], [], [state["bag"][0]]])
+    after, events = play_codes(attack, 2, f"place {state['bag'][0]} M29 r0")
+    assert "event.eliminated_war" in keys(events) and "red" not in after["civs"]
+    assert GAME.legal_actions(state, 0) == ["take red", "take green", "take blue"]
+    picks = {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)}
+    assert picks == {"take green"}
+    monkeypatch.setattr(gheos_bot, "THREAT", 0.0)
+    assert {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)} == {"take red"}

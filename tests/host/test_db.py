@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
+import time
 
 import aiosqlite
 import pytest
 
-from db import Database, StoreBusy
+from db import Database, StoreBusy, StoreError
 from db.database import (
     IntegrityViolation,
     PostgresDatabase,
+    SqliteDatabase,
     StaleVersion,
     dollar_params,
     latest_version,
@@ -185,3 +189,157 @@ async def test_the_session_lock_excludes_another_instance_and_survives_a_lost_li
             await one._locker.close()  # the server dropped the link
             async with one.session_lock(7):
                 pass
+
+
+async def _held_writer(db: SqliteDatabase) -> threading.Event:
+    """Keep the SQLite writer's thread busy until the event is set: batches queue meanwhile."""
+    assert db.conn is not None
+    holding, release = threading.Event(), threading.Event()
+
+    def hold(_conn: object) -> None:
+        holding.set()
+        release.wait(10)
+
+    db.conn.submit(hold)
+    while not holding.is_set():  # the thread has finished what it was doing before
+        await asyncio.sleep(0.001)
+    return release
+
+
+async def test_queued_batches_commit_together_each_all_or_nothing(tmp_path):
+    """Batches waiting for the writer go into one transaction (one fsync); a batch that fails
+    or whose guard missed is taken back alone, and every caller gets its own answer."""
+    async with Database(tmp_path / "g.sqlite3") as db:
+        assert isinstance(db, SqliteDatabase)
+        await db.batch([("INSERT INTO dm_refusals VALUES (1, 'one')", ())])
+        before = db.batch_transactions
+        release = await _held_writer(db)
+
+        def insert(n: int) -> tuple[str, tuple]:
+            return "INSERT INTO dm_refusals VALUES (?, 'new')", (n,)
+
+        calls = [db.batch([insert(n), ("UPDATE dm_refusals SET until = 'both' WHERE user_id = ?",
+                                       (n,))]) for n in range(100, 130)]
+        calls.append(db.batch([insert(200), insert(1)]))  # 1 exists: this batch fails whole
+        calls.append(db.batch([("UPDATE dm_refusals SET until = 'x' WHERE user_id = 99", ()),
+                               insert(300)], guarded=True))  # its guard misses
+        calls.append(db.batch([("UPDATE dm_refusals SET until = 'kept' WHERE user_id = 1", ())],
+                              guarded=True))
+        tasks = [asyncio.ensure_future(c) for c in calls]
+        await asyncio.sleep(0)  # every batch is queued behind the held thread
+        release.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert results[:30] == [[1, 1]] * 30
+        assert isinstance(results[30], IntegrityViolation)
+        assert isinstance(results[31], StaleVersion)
+        assert results[32] == [1]
+        assert db.batch_transactions == before + 1  # one transaction for the 33 batches
+        rows = {r[0]: r[1] for r in await db.fetchall("SELECT user_id, until FROM dm_refusals")}
+        assert rows == {1: "kept", **{n: "both" for n in range(100, 130)}}
+
+
+async def test_a_group_the_disk_refuses_tells_every_batch_and_keeps_none(tmp_path):
+    """A commit that fails (here: the file turned read-only under the writer) fails every
+    batch of its group; none of them is half kept."""
+    path = tmp_path / "ro.sqlite3"
+    async with Database(path) as db:
+        assert isinstance(db, SqliteDatabase) and db.conn is not None
+        await db.batch([("INSERT INTO dm_refusals VALUES (1, 'one')", ())])
+        release = await _held_writer(db)
+        db.conn.submit(lambda conn: conn.execute("PRAGMA query_only = ON"))
+        tasks = [asyncio.ensure_future(db.batch([("INSERT INTO dm_refusals VALUES (?, 'n')",
+                                                   (n,))])) for n in range(2, 6)]
+        await asyncio.sleep(0)
+        release.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert all(isinstance(r, StoreError) for r in results), results
+        await db.conn.execute("PRAGMA query_only = OFF")
+        assert [r[0] for r in await db.fetchall("SELECT user_id FROM dm_refusals")] == [1]
+        assert await db.batch([("INSERT INTO dm_refusals VALUES (7, 'after')", ())]) == [1]
+
+
+async def test_batches_wait_for_another_process_then_are_told_busy(tmp_path):
+    """Another process holds the write lock: queued batches wait in the writer's thread, not
+    on the event loop, and each is told busy once its own wait is over."""
+    path = tmp_path / "busy.sqlite3"
+    async with Database(path, lock_wait=0.3) as db:
+        blocker = sqlite3.connect(str(path), isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")
+            started = time.monotonic()
+            first = asyncio.ensure_future(db.batch([("INSERT INTO dm_refusals VALUES (1, 'a')",
+                                                     ())]))
+            await asyncio.sleep(0.2)
+            second = asyncio.ensure_future(db.batch([("INSERT INTO dm_refusals VALUES (2, 'b')",
+                                                      ())]))
+            with pytest.raises(StoreBusy):
+                await first
+            assert time.monotonic() - started >= 0.25
+            with pytest.raises(StoreBusy):
+                await second
+            assert time.monotonic() - started >= 0.45  # its own 0.3 s, not the first one's
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        assert await db.batch([("INSERT INTO dm_refusals VALUES (3, 'c')", ())]) == [1]
+
+
+async def test_a_free_session_lock_is_taken_without_a_turn_of_the_event_loop(tmp_path):
+    """Every move takes its game's lock; a free one must not wait behind everything else the
+    event loop has to do (wait_for's task did: ~0.1 s a move at 200 games)."""
+    async with Database(tmp_path / "l.sqlite3") as db:
+        turns: list[int] = []
+        asyncio.get_running_loop().call_soon(turns.append, 1)
+        async with db.session_lock(3):
+            assert turns == []
+        await asyncio.sleep(0)
+        assert turns == [1]
+
+
+async def test_a_lookup_reads_committed_data_only(db_path):
+    """Reads by key (sessions, settings) see what was committed and never an open
+    transaction, as every read does."""
+    async with Database(db_path) as db:
+        sql = "SELECT until FROM dm_refusals WHERE user_id = ?"
+        assert await db.lookup(sql, (5,)) is None
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'now')", ())])
+        assert tuple(await db.lookup(sql, (5,))) == ("now",)
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE dm_refusals SET until = 'open' WHERE user_id = 5")
+            assert tuple(await db.lookup(sql, (5,))) == ("now",)
+        assert tuple(await db.lookup(sql, (5,))) == ("open",)
+
+
+async def test_a_lookup_answers_without_a_turn_of_the_event_loop(tmp_path):
+    """A read by key is answered on the loop's thread: no wait behind the rest of the loop."""
+    async with Database(tmp_path / "q.sqlite3") as db:
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'x')", ())])
+        turns: list[int] = []
+        asyncio.get_running_loop().call_soon(turns.append, 1)
+        assert tuple(await db.lookup("SELECT until FROM dm_refusals WHERE user_id = ?", (5,))) \
+            == ("x",)
+        assert turns == []
+
+
+async def test_a_lookup_sqlite_would_make_wait_goes_through_the_reader(tmp_path):
+    """When SQLite answers the loop's read "busy" (in WAL mode: another connection recovering
+    the log or switching modes, which cannot be staged from here, so the loop's connection is
+    pointed at a file another connection really holds), the read is not retried on the loop:
+    it goes through the reader's thread, which waits as any read does."""
+    async with Database(tmp_path / "x.sqlite3") as db:
+        assert isinstance(db, SqliteDatabase) and db.quick is not None
+        await db.batch([("INSERT INTO dm_refusals VALUES (5, 'x')", ())])
+        held = tmp_path / "held.sqlite3"
+        blocker = sqlite3.connect(str(held), isolation_level=None)
+        blocker.execute("CREATE TABLE dm_refusals (user_id INTEGER, until TEXT)")
+        blocker.execute("BEGIN EXCLUSIVE")  # a rollback-journal file: nobody may read it now
+        own, db.quick = db.quick, sqlite3.connect(str(held), isolation_level=None)
+        db.quick.execute("PRAGMA busy_timeout = 0")
+        try:
+            row = await db.lookup("SELECT until FROM dm_refusals WHERE user_id = ?", (5,))
+            assert tuple(row) == ("x",)
+        finally:
+            db.quick.close()
+            db.quick = own
+            blocker.execute("ROLLBACK")
+            blocker.close()
