@@ -148,7 +148,8 @@ async def _pick(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     when it is ready within :data:`PICK_BUDGET` (one call), else after a defer (the first
     answer never waits for a busy store or a preview being drawn; one call more)."""
     step = asyncio.ensure_future(_picker_step(interaction, parsed))
-    done, _ = await asyncio.wait({step}, timeout=PICK_BUDGET)
+    # (a budget of 0 defers every step, even one that needs no wait at all)
+    done = (await asyncio.wait({step}, timeout=PICK_BUDGET))[0] if PICK_BUDGET > 0 else set()
     ephemeral = _is_ephemeral(interaction)
     if not done:
         try:
