@@ -126,12 +126,7 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     together, one of each terrain at a time (usually all of them in one flood).
     """
     first_column, last_column, plane_of, other_planes, near, _, planes = _TABLES[size]
-    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
-    end += -end % size  # whole rows: the column boards and tables stay aligned
-    # one number for both strings, the crown weights below the board: every AND with the
-    # weights starts from board squares (below bit 8 * end), so the board above never counts
-    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
-    board = weights >> 8 * end
+    weights, board = _bitboards(terrain, crowns, size)
     if board & first_column and board & last_column:
         # Shifting sideways wraps a row's last cell onto the next row's first; a legal
         # kingdom (at most grid <= size - 1 cells wide) never fills both edge columns, but any
@@ -178,6 +173,29 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
     return _new_tuple(Tally, (points, largest, all_crowns))
 
 
+def _bitboards(terrain: str, crowns: str, size: int) -> tuple[int, int]:
+    """``(weights, board)``: one number for both strings, the crown weights below the board,
+    and the board alone; only the rows up to the last square (the grid's lower empty rows
+    would only widen every number). Every AND with the weights starts from board squares
+    (below the board's lowest bit), so the board above never counts."""
+    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
+    end += -end % size  # whole rows: the column boards and tables stay aligned
+    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
+    return weights, weights >> 8 * end
+
+
+def _flood(component: int, within: int, row: int) -> int:
+    """``component`` grown through ``within`` until it stops: whole properties (side by side,
+    one per terrain plane). :func:`_tally`, the live score's hot loop, has it written out."""
+    grown = (component | component << 8 | component >> 8 | component << row
+             | component >> row) & within
+    while grown != component:
+        component = grown
+        grown = (component | component << 8 | component >> 8 | component << row
+                 | component >> row) & within
+    return component
+
+
 def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                        planes: tuple[int, ...]) -> int:
     """The largest property, given the squares ``left`` of crownless properties (a tie-break
@@ -194,14 +212,7 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                 component |= near[rest.bit_length()]
         if not over:
             return largest
-        component &= left
-        # the flood is written out in every scorer, not called: the hot loop of the live score
-        grown = (component | component << 8 | component >> 8 | component << row
-                 | component >> row) & left
-        while grown != component:
-            component = grown
-            grown = (component | component << 8 | component >> 8 | component << row
-                     | component >> row) & left
+        component = _flood(component & left, left, row)
         left ^= component
         for plane in over:
             squares = (component & plane).bit_count()
@@ -217,10 +228,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
     squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
     by one."""
     first_column, last_column, plane_of, other_planes, near, letter_of, planes = _TABLES[size]
-    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
-    end += -end % size
-    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
-    board = weights >> 8 * end
+    weights, board = _bitboards(terrain, crowns, size)
     if board & first_column and board & last_column:
         return survey(_with_empty_column(terrain, size), _with_empty_column(crowns, size),
                       size + 1)
@@ -248,13 +256,7 @@ def survey(terrain: str, crowns: str, size: int) -> Survey:
             picked.append(at)
             seeds &= other_planes[at]
             component |= near[at]
-        component &= left
-        grown = (component | component << 8 | component >> 8 | component << row
-                 | component >> row) & left
-        while grown != component:
-            component = grown
-            grown = (component | component << 8 | component >> 8 | component << row
-                     | component >> row) & left
+        component = _flood(component & left, left, row)
         left ^= component
         for at in picked:
             prop = component & plane_of[at]
