@@ -397,10 +397,7 @@ class Host:
         await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
         if previous.turn_message_id not in (message.id, bare):
             await self._retire_turn_message(channel, previous, reply)
-        if board is not None and reply is not None and not outcome.finished:
-            self._remember_follow_up(row.id, board, reply.expires_at)
-        else:  # the live board (if any) was not posted on an interaction of this process
-            self._followups.pop(row.id, None)
+        self._remember_follow_up(row.id, None if outcome.finished else board, reply)
         if maybe_posted:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
@@ -427,12 +424,8 @@ class Host:
         followed: discord.WebhookMessage | None = None
         maybe_posted = False
         if reply is not None:
-            try:
-                followed = await reply.followup.send(**message_kwargs(spec), wait=True)
-            except discord.HTTPException as exc:
-                log.warning("lobby of session %s not posted on interaction %s: %s; posting it"
-                            " in the channel", row.id, reply.id, exc)
-                maybe_posted = exc.status >= 500
+            followed, maybe_posted = await self._follow_up(reply, f"lobby of session {row.id}",
+                                                           **message_kwargs(spec))
         if followed is not None:
             message_id = followed.id
         else:
@@ -441,10 +434,7 @@ class Host:
         await self._retire_turn_message(channel, current, reply)
         live = row.status == "lobby"
         await self.sessions.set_turn_message(row.id, message_id if live else None)
-        if live and reply is not None and followed is not None:
-            self._remember_follow_up(row.id, followed, reply.expires_at)
-        else:
-            self._followups.pop(row.id, None)
+        self._remember_follow_up(row.id, followed if live else None, reply)
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
 
@@ -502,21 +492,31 @@ class Host:
         (a server error): the caller then posts it in the channel."""
         await self.sessions.store.board_pending(row.id, row.version,
                                                 self.sessions.clock().isoformat())
-        try:
-            message = await reply.followup.send(**message_kwargs(spec), allowed_mentions=pings,
-                                                wait=True)
-        except discord.HTTPException as exc:
-            log.warning("board of session %s (version %s) not posted on interaction %s: %s;"
-                        " posting it in the channel", row.id, row.version, reply.id, exc)
-            return None, exc.status >= 500
-        return message, False
+        return await self._follow_up(reply, f"board of session {row.id} (version {row.version})",
+                                     **message_kwargs(spec), allowed_mentions=pings)
 
-    def _remember_follow_up(self, session_id: int, board: discord.WebhookMessage,
-                            expires_at: datetime.datetime) -> None:
-        """Keep the newest board's follow-up (its token edits it later), once the previous
-        board, which may need its own token, is retired."""
+    @staticmethod
+    async def _follow_up(reply: discord.Interaction, what: str, **kwargs: Any,
+                         ) -> tuple[discord.WebhookMessage | None, bool]:
+        """A public follow-up of ``reply``; None when the interaction did not take it, with
+        whether Discord may have made it all the same (a server error): the caller then posts
+        by the channel."""
+        try:
+            return await reply.followup.send(**kwargs, wait=True), False
+        except discord.HTTPException as exc:
+            log.warning("%s not posted on interaction %s: %s; posting it in the channel", what,
+                        reply.id, exc)
+            return None, exc.status >= 500
+
+    def _remember_follow_up(self, session_id: int, board: discord.WebhookMessage | None,
+                            reply: discord.Interaction | None) -> None:
+        """Keep the newest live board's follow-up (its token edits it later), once the previous
+        board, which may need its own token, is retired; ``board`` None (not posted on an
+        interaction of this process, or not live) forgets the session's."""
         self._followups.pop(session_id, None)  # re-inserted last: the dict stays in expiry order
-        self._followups[session_id] = (board, expires_at)
+        if board is None or reply is None:
+            return
+        self._followups[session_id] = (board, reply.expires_at)
         now = discord.utils.utcnow()
         while self._followups:  # forget tokens that have expired (games left idle, abandoned)
             oldest = next(iter(self._followups))
