@@ -252,6 +252,11 @@ async def _local_lock(scope: str, key: int, give_up: float) -> AsyncIterator[Non
 
 
 # --- SQLite ----------------------------------------------------------------------------------
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds what this one needs."""
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _sqlite_failure(exc: sqlite3.Error) -> Exception:
     if isinstance(exc, sqlite3.IntegrityError):
         return IntegrityViolation(str(exc))
@@ -354,7 +359,7 @@ def _begin_immediate(conn: sqlite3.Connection, group: list[_Queued]) -> list[_Qu
             conn.execute("BEGIN IMMEDIATE")
             return group
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not _is_busy(exc):
                 raise
             now = time.monotonic()
             _hand_back([(item, _WriteLockBusy()) for item in group if now >= item.give_up])
@@ -541,7 +546,7 @@ class SqliteDatabase(Database):
                 await conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if not _is_busy(exc):
                     raise _sqlite_failure(exc) from exc
                 if time.monotonic() >= give_up:
                     raise StoreBusy(f"{self.path}: write lock held elsewhere") from exc
@@ -630,7 +635,7 @@ class SqliteDatabase(Database):
         try:
             rows = self.quick.execute(sql, tuple(params)).fetchall()
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _is_busy(exc):
                 return await self.fetchone(sql, params)
             raise _sqlite_failure(exc) from exc
         except sqlite3.Error as exc:
