@@ -227,7 +227,7 @@ def _mill_position(edge: str | None) -> dict:
 
 def test_a_mill_whose_yellow_area_can_still_grow_is_worth_more():
     free, blocked = _mill_position(None), _mill_position("grey")
-    assert scoring_points(free) == scoring_points(blocked), "grey tiles do not count"
+    assert GAME.totals(free) == GAME.totals(blocked), "grey tiles do not count"
     assert dwoch_bot.value(free, WHITE) > dwoch_bot.value(blocked, WHITE) + 1
 
 
@@ -236,7 +236,3 @@ def test_without_the_area_promise_the_two_mills_are_worth_the_same(monkeypatch):
     monkeypatch.setattr(dwoch_bot, "REGION_FILL", 0.0)
     assert dwoch_bot.value(_mill_position(None), WHITE) == dwoch_bot.value(
         _mill_position("grey"), WHITE)
-
-
-def scoring_points(state: dict) -> list[int]:
-    return GAME.totals(state)
