@@ -1,6 +1,7 @@
 """Computer-player tournaments for Gheos and Dwóch następców: win rates with 95 % confidence
-intervals (seats rotated), points, CPU time per move, and for Dwóch a census of how often each
-mechanism fires. Not a test:
+intervals (seats rotated), points, CPU time per move, and a census of how often each mechanism
+fires (Dwóch: builds and score lines; Gheos: points by source, founding, followers lost and
+destroyed), for ``--a`` and, per player, for the others. Not a test:
 
     python bench/bench_bots_gd.py --game dwoch_nastepcow --games 100 --a normal --b baseline
     python bench/bench_bots_gd.py --game gheos --players 3 --a normal --b baseline
@@ -76,11 +77,11 @@ def census(game_id: str, final: dict[str, Any], log: list[tuple[int, str]],
     return out
 
 
-def census_by_seat(game_id: str, final: dict[str, Any],
-                   log: list[tuple[int, str]]) -> list[Counter]:
+def census_by_seat(game_id: str, final: dict[str, Any], log: list[tuple[int, str]],
+                   players: int) -> list[Counter]:
     if game_id == "gheos":
         return gheos_census(final, log)
-    return [census(game_id, final, log, s) for s in range(len(final["points"]))]
+    return [census(game_id, final, log, s) for s in range(players)]
 
 
 def gheos_census(final: dict[str, Any], log: list[tuple[int, str]]) -> list[Counter]:
@@ -141,7 +142,7 @@ def tournament(game_id: str, players: int, games: int, a: str, b: str,
         totals = game.totals(state)
         points[a].append(totals[seat_a])
         points[b] += [totals[s] for s in range(players) if s != seat_a]
-        for s, counts in enumerate(census_by_seat(game_id, state, log)):
+        for s, counts in enumerate(census_by_seat(game_id, state, log, players)):
             (mechanisms if s == seat_a else others).update(counts)
     low, high = wilson(wins, games)
     return {"wins": wins / games, "low": low, "high": high, "points": points, "times": times,

@@ -52,8 +52,8 @@ EPOCH_WEIGHT = 1.0
 #: continent showed this many more chalices and pyramids per ten turns still to be played
 #: (everybody's turns; see ``_turns_left``). Valued by what continents showed today, the
 #: bot took one follower of a rich civilization where founding gave several on a bare
-#: continent (with 3 players it now founds 3.0 times a game, was 2.8, and ends with 6.0
-#: followers, was 5.2). Against the old bot (seeds 10000-10199, 200 games each) 3 players
+#: continent (with 3 players it now founds 3.2 times a game, was 2.8, and ends with 5.9
+#: followers, was 5.2; seeds 2000-2059). Against the old bot (seeds 10000-10199, 200 games each) 3 players
 #: won 53 % without growth, 64-65 % with 0.25 and 0.75 or 0 and 0.5 (0.5 and 0.5: 64 %, 1
 #: and 1: 62 %, 3 and 3: 52 %), 4 players 38 % and 49-51 %, 2 players 72 % and 80 % (0.5
 #: and 0.5); pyramids weigh more as every epoch scores them
