@@ -1,6 +1,7 @@
 """Computer-player tournaments for Gheos and Dwóch następców: win rates with 95 % confidence
-intervals (seats rotated), points, CPU time per move, and for Dwóch a census of how often each
-mechanism fires. Not a test:
+intervals (seats rotated), points, CPU time per move, and a census of how often each mechanism
+fires (Dwóch: builds and score lines; Gheos: points by source, founding, followers lost and
+destroyed), for ``--a`` and, per player, for the others. Not a test:
 
     python bench/bench_bots_gd.py --game dwoch_nastepcow --games 100 --a normal --b baseline
     python bench/bench_bots_gd.py --game gheos --players 3 --a normal --b baseline
@@ -76,6 +77,42 @@ def census(game_id: str, final: dict[str, Any], log: list[tuple[int, str]],
     return out
 
 
+def census_by_seat(game_id: str, final: dict[str, Any], log: list[tuple[int, str]],
+                   players: int) -> list[Counter]:
+    if game_id == "gheos":
+        return gheos_census(final, log)
+    return [census(game_id, final, log, s) for s in range(players)]
+
+
+def gheos_census(final: dict[str, Any], log: list[tuple[int, str]]) -> list[Counter]:
+    """Gheos, for each seat: points by source, actions, followers gained by founding,
+    followers lost (to wars and islands, whoever caused them) and the others' followers
+    destroyed by its own placements. The game is replayed from its seed to see who lost
+    what."""
+    from engines.gheos import GAME
+
+    seats = range(final["players"])
+    out = [Counter({f"points {r}": n for r, n in final["points"][s].items()}) for s in seats]
+    state = GAME.setup(final["players"], {}, final["seed"])
+    for who, code in log:
+        before = [dict(f) for f in state["followers"]]
+        state, events = GAME.apply(state, who, code)
+        out[who][code.split()[0]] += 1
+        for e in events:
+            kind = e["key"].rsplit(".", 1)[1]
+            if kind == "founded":
+                out[who]["followers founded"] += e["followers"]
+            if not kind.startswith("eliminated_"):
+                continue
+            for s in seats:
+                lost = before[s].get(e["civ"], 0)
+                out[s][f"followers lost ({kind[len('eliminated_'):]})"] += lost
+                if s != who:
+                    out[who]["others' followers destroyed"] += lost
+    assert state == final, "the replay must reach the same end"
+    return out
+
+
 def tournament(game_id: str, players: int, games: int, a: str, b: str,
                options: dict[str, Any], seed0: int = 0) -> dict[str, Any]:
     game = importlib.import_module(f"engines.{game_id}").GAME
@@ -84,6 +121,7 @@ def tournament(game_id: str, players: int, games: int, a: str, b: str,
     times: dict[str, list[float]] = {a: [], b: []}
     points: dict[str, list[int]] = {a: [], b: []}
     mechanisms: Counter = Counter()
+    others: Counter = Counter()  # the same census for every other seat, to compare
     for g in range(games):
         seed = seed0 + g
         seat_a = g % players  # seats rotated
@@ -104,10 +142,11 @@ def tournament(game_id: str, players: int, games: int, a: str, b: str,
         totals = game.totals(state)
         points[a].append(totals[seat_a])
         points[b] += [totals[s] for s in range(players) if s != seat_a]
-        mechanisms.update(census(game_id, state, log, seat_a))
+        for s, counts in enumerate(census_by_seat(game_id, state, log, players)):
+            (mechanisms if s == seat_a else others).update(counts)
     low, high = wilson(wins, games)
     return {"wins": wins / games, "low": low, "high": high, "points": points, "times": times,
-            "census": mechanisms}
+            "census": mechanisms, "census_others": others}
 
 
 def main() -> None:
@@ -134,9 +173,11 @@ def main() -> None:
         print(f"  {name}: CPU ms per move p50 {1e3 * pct(t, .5):.2f}, p99 {1e3 * pct(t, .99):.2f}"
               f", max {1e3 * max(t):.2f}")
     if r["census"]:
-        print(f"  census for {args.a}, per game:")
-        for key, n in sorted(r["census"].items()):
-            print(f"    {key:<28} {n / args.games:6.2f}")
+        rivals = (args.players - 1) * args.games
+        print(f"  census per game and player: {args.a}, {args.b}")
+        for key in sorted(r["census"].keys() | r["census_others"].keys()):
+            print(f"    {key:<28} {r['census'][key] / args.games:6.2f} "
+                  f"{r['census_others'][key] / rivals:6.2f}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ levels are known, and when it breaks it says so instead of playing at random."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -184,4 +185,42 @@ def test_the_normal_player_does_not_join_a_civilization_a_stronger_neighbour_can
     picks = {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)}
     assert picks == {"take green"}
     monkeypatch.setattr(gheos_bot, "THREAT", 0.0)
+    assert {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)} == {"take red"}
+
+
+def test_expected_turns_left_is_the_mean_over_every_order_of_the_bag():
+    """The game ends at the last epoch tile counted for the player count (3 players: the
+    7th), so the turns still to come are the landscape tiles drawn before it; averaged
+    over every order of a small bag it is the estimate's k * L / (m + 1)."""
+    landscapes, epochs = 4, 3
+    state = position(3, {"M30": full()}, bag=[full() for _ in range(landscapes)]
+                     + ["E6", "E7", "E8"], epochs=5)
+    need = 7 - 5  # two more epoch tiles end the game
+    counts = []
+    for at in itertools.combinations(range(landscapes + epochs), epochs):
+        drawn = max(at[:need]) - (need - 1) if need else 0  # landscapes before the 2nd epoch
+        counts.append(drawn)
+    assert gheos_bot._turns_left(state) == pytest.approx(sum(counts) / len(counts))
+
+
+def _found_or_take_position():
+    """Three players, early in the game (30 landscapes and every epoch tile in the bag);
+    seat 0 is to found or take. Red shows 2 chalices and a pyramid (seat 1 holds two of its
+    followers); the empty continent M35-M36 shows nothing but 4 wheat."""
+    return position(3, {"M27": lr("chalice", "chalice"), "M28": lr("pyramid"),
+                        "M35": lr("wheat", "wheat"), "M36": lr("wheat", "wheat")},
+                    civs={"red": "M27"}, followers=[{}, {"red": 2}, {}], phase="civ",
+                    bag=[full() for _ in range(30)] + [f"E{i}" for i in range(1, 9)])
+
+
+def test_early_on_four_followers_of_a_bare_continent_beat_one_of_a_richer_one(monkeypatch):
+    """A continent keeps growing while the game goes on: early in the game the normal player
+    founds on the bare continent (4 followers of whatever it will show) rather than take one
+    follower of red; valued by what the continents show today, it takes red."""
+    state = _found_or_take_position()
+    assert GAME.legal_actions(state, 0)[-1] == "take red"
+    picks = {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)}
+    assert picks == {"found green M35"}
+    monkeypatch.setattr(gheos_bot, "GROWTH_CHALICE", 0.0)
+    monkeypatch.setattr(gheos_bot, "GROWTH_PYRAMID", 0.0)
     assert {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)} == {"take red"}
