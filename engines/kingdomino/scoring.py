@@ -61,10 +61,11 @@ class Survey(NamedTuple):
 # properties of different terrains (different bits) grow side by side in one number.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
-# Crowns as weights: a square's terrain bit k spread to bits k..k+2 (``squares * 7``, k <= 5)
-# meets exactly c set bits of its crown byte below, for c crowns and any k (the patterns repeat
-# every 3 bits), so ``(squares * 7 & weights).bit_count()`` counts their crowns; bit 0 is set
-# for any crown. One table turns both strings into bytes (letters and digits differ).
+# Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
+# to bits k..k+2 (``squares * 7``, k <= 5) meets exactly c set bits of its cell's weight byte,
+# for c crowns and any k (the patterns repeat every 3 bits), so ``(squares * 7 &
+# weights).bit_count()`` counts their crowns; bit 0 is set for any crown. One table turns both
+# strings into bytes (letters and digits differ).
 _CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
 _BYTES = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
@@ -125,10 +126,10 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
 
     Written for speed (bench/bench_kingdomino_peer.py; the live score asks this of every
     kingdom on every view, through the memo :func:`_tally`), hence one function with its steps
-    inline: bitboards (above), one number for both strings (the crown weights below the board),
-    only the rows up to the last square (the grid's lower empty rows would only widen every
-    number), lone squares and crowns counted in one step each, and the crowned properties
-    flooded together, one of each terrain at a time (usually all of them in one flood).
+    inline: bitboards and crown weights (above), only the rows up to the last square (the
+    grid's lower empty rows would only widen every number), lone squares and crowns counted in
+    one step each, and the crowned properties flooded together, one of each terrain at a time
+    (usually all of them in one flood).
 
     A kingdom that fills both edge columns is laid out again with an empty column after every
     row: shifting sideways would wrap a row's last cell onto the next row's first. A legal
@@ -136,23 +137,22 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     """
     first_column, last_column, plane_of, other_planes, near, letter_of, planes, whole_rows = \
         _TABLES[size]
-    end = whole_rows[len(terrain.encode().rstrip(b"."))]  # EMPTY; bytes strip faster than str
-    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
-    board = weights >> 8 * end
+    cells = terrain.encode()
+    end = whole_rows[len(cells.rstrip(b"."))]  # EMPTY (a bytes strip is faster than a str one)
+    board = _from_bytes(cells[:end].translate(_BYTES), "big")
+    weights = _from_bytes(crowns.encode()[:end].translate(_BYTES), "big")
     if board & first_column and board & last_column:
         return _score(*_with_empty_columns(terrain, crowns, size), lines)
     row = 8 * size
     # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
     joined = board & (board << 8 | board >> 8 | board << row | board >> row)
     # every crown lies on a lone square or in a crowned property: count each crown once now; a
-    # property of n squares adds its crowns n - 1 times more (every AND with the weights starts
-    # from board squares, below the board's lowest bit, so the board above never counts)
+    # property of n squares adds its crowns n - 1 times more
     all_crowns = (board * 7 & weights).bit_count()
     points = all_crowns
     largest = 1 if board else 0
     # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown; 0x3F: the six
-    # terrain bits); the board above the weights makes bits there too, but they only ever meet
-    # squares below bit 8 * end
+    # terrain bits)
     crowned = (weights & planes[0]) * 0x3F
     if lines is not None:  # the breakdown lists the lone crowned squares one by one
         lone = (board ^ joined) & crowned
