@@ -58,7 +58,9 @@ class Survey(NamedTuple):
 # byte), and in a cell's byte one bit per terrain (one-hot). Shifting the board by 8 bits moves
 # every square one cell sideways, by ``8 * size`` one row; ANDed with the board, a square meets
 # only a neighbour of its own terrain, so one dilation grows every property at once, and the
-# properties of different terrains (different bits) grow side by side in one number.
+# properties of different terrains (different bits) grow side by side in one number. A dilation
+# takes three shifts, not four: ``x = b << 8 | b << row`` holds the squares moved left and up,
+# and ``x >> row + 8`` the same squares moved up and left the other way (right and down).
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
 # Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
@@ -139,13 +141,15 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
         _TABLES[size]
     cells = terrain.encode()
     end = whole_rows[len(cells.rstrip(b"."))]  # EMPTY (a bytes strip is faster than a str one)
-    board = _from_bytes(cells[:end].translate(_BYTES), "big")
-    weights = _from_bytes(crowns.encode()[:end].translate(_BYTES), "big")
+    board = _from_bytes(cells[:end].translate(_BYTES))
+    weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
     if board & first_column and board & last_column:
         return _score(*_with_empty_columns(terrain, crowns, size), lines)
     row = 8 * size
+    back = row + 8  # from a square moved left and up to it moved right and down
     # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
-    joined = board & (board << 8 | board >> 8 | board << row | board >> row)
+    joined = board << 8 | board << row
+    joined = board & (joined | joined >> back)
     # every crown lies on a lone square or in a crowned property: count each crown once now; a
     # property of n squares adds its crowns n - 1 times more
     all_crowns = (board * 7 & weights).bit_count()
@@ -172,9 +176,10 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
             seeds &= other_planes[at]
             component |= near[at]
         component &= left
-        while True:  # flood: a step sideways, then up and down (fewer passes than both at once)
-            grown = (component | component << 8 | component >> 8) & left
-            grown = (grown | grown << row | grown >> row) & left
+        # flood until nothing grows, or sooner when all that is left is flooded
+        while component != left:
+            grown = component << 8 | component << row
+            grown = (component | grown | grown >> back) & left
             if grown == component:
                 break
             component = grown
@@ -190,7 +195,7 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
                 lines.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
         seeds = left & crowned
     if left.bit_count() > largest:
-        largest = _largest_crownless(left, largest, row, near, planes)
+        largest = _largest_crownless(left, largest, row, back, near, planes)
     return _new_tuple(Tally, (points, largest, all_crowns))
 
 
@@ -200,19 +205,18 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
 _tally = lru_cache(maxsize=2048)(_score)
 
 
-def _flood(component: int, within: int, row: int) -> int:
+def _flood(component: int, within: int, row: int, back: int) -> int:
     """``component`` grown through ``within`` until it stops: whole properties (side by side,
     one per terrain plane). Only for the crownless tie-break (:func:`_score` floods inline)."""
-    grown = (component | component << 8 | component >> 8 | component << row
-             | component >> row) & within
-    while grown != component:
+    while True:
+        grown = component << 8 | component << row
+        grown = (component | grown | grown >> back) & within
+        if grown == component:
+            return component
         component = grown
-        grown = (component | component << 8 | component >> 8 | component << row
-                 | component >> row) & within
-    return component
 
 
-def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
+def _largest_crownless(left: int, largest: int, row: int, back: int, near: tuple[int, ...],
                        planes: tuple[int, ...]) -> int:
     """The largest property, given the squares ``left`` of crownless properties (a tie-break
     only, and only when they might outnumber ``largest``): only the terrains with more squares
@@ -228,7 +232,7 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                 component |= near[rest.bit_length()]
         if not over:
             return largest
-        component = _flood(component & left, left, row)
+        component = _flood(component & left, left, row, back)
         left ^= component
         for plane in over:
             squares = (component & plane).bit_count()
