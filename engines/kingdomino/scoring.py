@@ -59,8 +59,9 @@ class Survey(NamedTuple):
 # every square one cell sideways, by ``8 * size`` one row; ANDed with the board, a square meets
 # only a neighbour of its own terrain, so one dilation grows every property at once, and the
 # properties of different terrains (different bits) grow side by side in one number. A dilation
-# takes three shifts, not four: ``x = b << 8 | b << row`` holds the squares moved left and up,
-# and ``x >> row + 8`` the same squares moved up and left the other way (right and down).
+# takes three shifts, not four: ``x = b << 8 | b << row`` holds the squares moved one cell left
+# and one row up, and ``x >> row + 8`` the same two moved back past their start: one row down
+# and one cell right.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
 # Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
@@ -141,12 +142,12 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
         _TABLES[size]
     cells = terrain.encode()
     end = whole_rows[len(cells.rstrip(b"."))]  # EMPTY (a bytes strip is faster than a str one)
-    board = _from_bytes(cells[:end].translate(_BYTES))
+    board = _from_bytes(cells[:end].translate(_BYTES))  # big-endian (the default)
     weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
     if board & first_column and board & last_column:
         return _score(*_with_empty_columns(terrain, crowns, size), lines)
     row = 8 * size
-    back = row + 8  # from a square moved left and up to it moved right and down
+    back = row + 8  # x >> back: the squares moved left / up (x) moved down / right instead
     # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
     joined = board << 8 | board << row
     joined = board & (joined | joined >> back)
