@@ -182,3 +182,57 @@ def test_the_rivals_reply_draws_its_refill_from_the_unseen_tiles_only():
         assert sorted(after["stack"] + after["hands"][BLUE][:-1] + [refill]) == to_come
     assert drawn == {"P", "Q", "R", "H"}, "the stack's order is hidden: any unseen tile"
     assert s["stack"] == ["P", "Q", "R"], "the state itself is not changed"
+
+
+def _camp_position(reachable: dict) -> dict:
+    """White has taken its tile this turn, owns an unused Camp, cannot move a troop and
+    reaches ``reachable`` (slot 1), a grey tile it cannot afford this turn."""
+    s = blank()
+    put(s, "M13", tile("S", "cathedral", "grey"), face="down")
+    put(s, "L13", tile("C", "camp", "green"), owner=WHITE)
+    troop(s, WHITE, 0, "M13", moved=True)
+    troop(s, WHITE, 1, None, moved=True)
+    troop(s, WHITE, 2, None, moved=True)
+    reserve(s, {1: reachable})
+    s["turn"]["took"] = 1
+    return s
+
+
+def test_normal_turns_a_camp_for_a_tile_it_builds_next_turn():
+    # a Cathedral (5 points) one wood short: worth more than the Camp's 2 points, though
+    # it cannot be built this turn (before, only a build this turn counted)
+    cathedral = tile("K", "cathedral", "grey", cost={"stone": 1, "wood": 1})
+    s = _camp_position(cathedral)
+    assert GAME.bot_action(s, WHITE, random.Random(0)) == "camp L13"
+
+
+def test_normal_keeps_a_camp_when_the_extra_tile_is_worth_less():
+    # a Siege Tower with no rival building in sight scores nothing: the Camp's 2 points stay
+    tower = tile("K", "siege_tower", "grey", cost={"stone": 1, "wood": 1})
+    assert GAME.bot_action(_camp_position(tower), WHITE, random.Random(0)) == "end"
+
+
+def _mill_position(edge: str | None) -> dict:
+    """White's Mill at M13 with a yellow field at N13; ``edge`` (a colour) fills the six
+    free cells round that yellow area with open terrain, None leaves them free."""
+    s = blank()
+    put(s, "M13", tile("M", "mill", "yellow"), owner=WHITE)
+    put(s, "N13", tile("Y", "farm", "yellow"), face="down")
+    troop(s, WHITE, 0, "M13")
+    if edge is not None:
+        for cell in ("L13", "M12", "M14", "N12", "N14", "O13"):
+            put(s, cell, tile(f"E{cell}", "cathedral", edge), face="down")
+    return s
+
+
+def test_a_mill_whose_yellow_area_can_still_grow_is_worth_more():
+    free, blocked = _mill_position(None), _mill_position("grey")
+    assert GAME.totals(free) == GAME.totals(blocked), "grey tiles do not count"
+    assert dwoch_bot.value(free, WHITE) > dwoch_bot.value(blocked, WHITE) + 1
+
+
+def test_without_the_area_promise_the_two_mills_are_worth_the_same(monkeypatch):
+    # the position above tests the colour area's promise, not another term of the value
+    monkeypatch.setattr(dwoch_bot, "REGION_FILL", 0.0)
+    assert dwoch_bot.value(_mill_position(None), WHITE) == dwoch_bot.value(
+        _mill_position("grey"), WHITE)
