@@ -58,13 +58,17 @@ class Survey(NamedTuple):
 # byte), and in a cell's byte one bit per terrain (one-hot). Shifting the board by 8 bits moves
 # every square one cell sideways, by ``8 * size`` one row; ANDed with the board, a square meets
 # only a neighbour of its own terrain, so one dilation grows every property at once, and the
-# properties of different terrains (different bits) grow side by side in one number.
+# properties of different terrains (different bits) grow side by side in one number. A dilation
+# takes three shifts, not four: ``x = b << 8 | b << row`` holds the squares moved one cell left
+# and one row up, and ``x >> row + 8`` the same two moved back past their start: one row down
+# and one cell right.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
-# Crowns as weights: a square's terrain bit k spread to bits k..k+2 (``squares * 7``, k <= 5)
-# meets exactly c set bits of its crown byte below, for c crowns and any k (the patterns repeat
-# every 3 bits), so ``(squares * 7 & weights).bit_count()`` counts their crowns; bit 0 is set
-# for any crown. One table turns both strings into bytes (letters and digits differ).
+# Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
+# to bits k..k+2 (``squares * 7``, k <= 5) meets exactly c set bits of its cell's weight byte,
+# for c crowns and any k (the patterns repeat every 3 bits), so ``(squares * 7 &
+# weights).bit_count()`` counts their crowns; bit 0 is set for any crown. One table turns both
+# strings into bytes (letters and digits differ).
 _CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
 _BYTES = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
@@ -85,6 +89,7 @@ class _Tables(NamedTuple):
     near: tuple[int, ...]  # the bit and its four neighbours on the bit's terrain
     letter: tuple[str, ...]  # the bit's terrain letter
     planes: tuple[int, ...]  # the six terrains on every cell
+    whole_rows: tuple[int, ...]  # cells up to the end of the row of cell n - 1, for n cells
 
 
 class _TablesBySize(dict[int, _Tables]):
@@ -108,37 +113,59 @@ def _tables(size: int) -> _Tables:
     letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
     every_bit = (1 << 8 * cells) - 1  # positive masks: an AND with a negative int costs more
     return _Tables(first, first >> 8 * (size - 1), plane, tuple(every_bit ^ mask for mask in plane),
-                   tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)])
+                   tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)],
+                   tuple(n + -n % size for n in range(cells + 1)))
 
 
 _TABLES = _TablesBySize()
 
+#: one scored property in the breakdown: ``(bit_length of its first square, property)``
+_Line = tuple[int, Property]
 
-@lru_cache(maxsize=2048)
-def _tally(terrain: str, crowns: str, size: int) -> Tally:
-    """Points (no variant bonus), largest property and crowns of one kingdom, without the
-    breakdown: what the live score asks of every kingdom on every view.
 
-    Memoised on the kingdom (a move changes one kingdom; the others are answered from the
-    memo) and written for speed (bench/bench_kingdomino_peer.py): bitboards (above), only the
-    rows up to the last square (the grid's lower empty rows would only widen every number),
-    lone squares and crowns counted in one step each, and the crowned properties flooded
-    together, one of each terrain at a time (usually all of them in one flood).
+def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = None) -> Tally:
+    """Points (no variant bonus), largest property and crowns of one kingdom; with ``lines``,
+    also one line per crowned property appended to it (the breakdown, see :func:`survey`).
+
+    Written for speed (bench/bench_kingdomino_peer.py; the live score asks this of every
+    kingdom on every view, through the memo :func:`_tally`), hence one function with its steps
+    inline: bitboards and crown weights (above), only the rows up to the last square (the
+    grid's lower empty rows would only widen every number), lone squares and crowns counted in
+    one step each, and the crowned properties flooded together, one of each terrain at a time
+    (usually all of them in one flood).
+
+    A kingdom that fills both edge columns is laid out again with an empty column after every
+    row: shifting sideways would wrap a row's last cell onto the next row's first. A legal
+    kingdom (at most size - 1 cells wide) never does, but any input stays exact.
     """
-    encoded = _bitboards(terrain, crowns, size)
-    if encoded is None:
-        return _tally(*_with_empty_columns(terrain, crowns, size))
-    weights, board, joined = encoded
-    _, _, plane_of, other_planes, near, _, planes = _TABLES[size]
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes, whole_rows = \
+        _TABLES[size]
+    cells = terrain.encode()
+    end = whole_rows[len(cells.rstrip(b"."))]  # EMPTY (a bytes strip is faster than a str one)
+    board = _from_bytes(cells[:end].translate(_BYTES))  # big-endian (the default)
+    weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
+    if board & first_column and board & last_column:
+        return _score(*_with_empty_columns(terrain, crowns, size), lines)
     row = 8 * size
-    # every crown lies on a lone square (a property of 1 square) or in a crowned property:
-    # count each crown once now; a property of n squares adds its crowns n - 1 times more
+    back = row + 8  # x >> back: the squares moved left / up (x) moved down / right instead
+    # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
+    joined = board << 8 | board << row
+    joined = board & (joined | joined >> back)
+    # every crown lies on a lone square or in a crowned property: count each crown once now; a
+    # property of n squares adds its crowns n - 1 times more
     all_crowns = (board * 7 & weights).bit_count()
     points = all_crowns
     largest = 1 if board else 0
-    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown); the board above
-    # the weights makes bits there too, but they only ever meet squares below bit 8 * end
-    crowned = (weights & planes[0]) * _ALL_TERRAINS
+    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown; 0x3F: the six
+    # terrain bits)
+    crowned = (weights & planes[0]) * 0x3F
+    if lines is not None:  # the breakdown lists the lone crowned squares one by one
+        lone = (board ^ joined) & crowned
+        while lone:
+            at = lone.bit_length()
+            square = 1 << at - 1
+            lone ^= square
+            lines.append((at, (letter_of[at], 1, (square * 7 & weights).bit_count())))
     seeds = joined & crowned
     left = joined  # squares not yet in a flooded property
     while seeds:
@@ -146,58 +173,51 @@ def _tally(terrain: str, crowns: str, size: int) -> Tally:
         found = []
         while seeds:  # one crowned square of every terrain: their floods never meet
             at = seeds.bit_length()
-            found.append(plane_of[at])
+            found.append(at)
             seeds &= other_planes[at]
             component |= near[at]
-        component = _flood(component & left, left, row)
+        component &= left
+        # flood until nothing grows, or sooner when all that is left is flooded
+        while component != left:
+            grown = component << 8 | component << row
+            grown = (component | grown | grown >> back) & left
+            if grown == component:
+                break
+            component = grown
         left ^= component
-        for plane in found:
-            prop = component & plane
+        for at in found:
+            prop = component & plane_of[at]
             squares = prop.bit_count()
             if squares > largest:
                 largest = squares
-            points += (squares - 1) * (prop * 7 & weights).bit_count()
+            crown_count = (prop * 7 & weights).bit_count()
+            points += (squares - 1) * crown_count
+            if lines is not None:
+                lines.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
         seeds = left & crowned
     if left.bit_count() > largest:
-        largest = _largest_crownless(left, largest, row, near, planes)
+        largest = _largest_crownless(left, largest, row, back, near, planes)
     return _new_tuple(Tally, (points, largest, all_crowns))
 
 
-def _bitboards(terrain: str, crowns: str, size: int) -> tuple[int, int, int] | None:
-    """``(weights, board, joined)``: one number for both strings, the crown weights below the
-    board; the board alone; its squares with a neighbour of their terrain. Only the rows up to
-    the last square (the grid's lower empty rows would only widen every number). Every AND
-    with the weights starts from board squares (below the board's lowest bit), so the board
-    above never counts.
-
-    None when the kingdom fills both edge columns: shifting sideways wraps a row's last cell
-    onto the next row's first. A legal kingdom (at most size - 1 cells wide) never does, but
-    any input stays exact: the caller lays it out again with an empty column after every row.
-    """
-    end = len(terrain.encode().rstrip(b"."))  # EMPTY; bytes strip faster than str
-    end += -end % size  # whole rows: the column boards and tables stay aligned
-    weights = _from_bytes((terrain[:end] + crowns[:end]).encode().translate(_BYTES), "big")
-    board = weights >> 8 * end
-    tables = _TABLES[size]
-    if board & tables.first_column and board & tables.last_column:
-        return None
-    row = 8 * size
-    return weights, board, board & (board << 8 | board >> 8 | board << row | board >> row)
+#: :func:`_score` without the breakdown, memoised on the kingdom (a move changes one kingdom;
+#: the others are answered from the memo). The memo wraps ``_score`` itself: a wrapper function
+#: would add a call to every cold tally.
+_tally = lru_cache(maxsize=2048)(_score)
 
 
-def _flood(component: int, within: int, row: int) -> int:
+def _flood(component: int, within: int, row: int, back: int) -> int:
     """``component`` grown through ``within`` until it stops: whole properties (side by side,
-    one per terrain plane). A call costs ~1 % of a cold tally (about one flood a kingdom)."""
-    grown = (component | component << 8 | component >> 8 | component << row
-             | component >> row) & within
-    while grown != component:
+    one per terrain plane). Only for the crownless tie-break (:func:`_score` floods inline)."""
+    while True:
+        grown = component << 8 | component << row
+        grown = (component | grown | grown >> back) & within
+        if grown == component:
+            return component
         component = grown
-        grown = (component | component << 8 | component >> 8 | component << row
-                 | component >> row) & within
-    return component
 
 
-def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
+def _largest_crownless(left: int, largest: int, row: int, back: int, near: tuple[int, ...],
                        planes: tuple[int, ...]) -> int:
     """The largest property, given the squares ``left`` of crownless properties (a tie-break
     only, and only when they might outnumber ``largest``): only the terrains with more squares
@@ -213,7 +233,7 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
                 component |= near[rest.bit_length()]
         if not over:
             return largest
-        component = _flood(component & left, left, row)
+        component = _flood(component & left, left, row, back)
         left ^= component
         for plane in over:
             squares = (component & plane).bit_count()
@@ -225,53 +245,12 @@ def _largest_crownless(left: int, largest: int, row: int, near: tuple[int, ...],
 @lru_cache(maxsize=2048)
 def survey(terrain: str, crowns: str, size: int) -> Survey:
     """The scoring properties of a kingdom (the breakdown), its points, largest property and
-    crowns: :func:`_tally` plus one line per crowned property, in the order of their first
-    squares. Memoised like it; the flood is the same, and lone crowned squares are listed one
-    by one."""
-    encoded = _bitboards(terrain, crowns, size)
-    if encoded is None:
-        return survey(*_with_empty_columns(terrain, crowns, size))
-    weights, board, joined = encoded
-    plane_of, other_planes, near, letter_of, planes = _TABLES[size][2:]
-    row = 8 * size
-    crowned = (weights & planes[0]) * _ALL_TERRAINS
-    found: list[tuple[int, Property]] = []  # (first square's bit_length, property)
-    crowned_lone = (board ^ joined) & crowned
-    points = 0
-    while crowned_lone:
-        at = crowned_lone.bit_length()
-        square = 1 << at - 1
-        crowned_lone ^= square
-        crown_count = (square * 7 & weights).bit_count()
-        points += crown_count
-        found.append((at, (letter_of[at], 1, crown_count)))
-    largest = 1 if board else 0
-    seeds = joined & crowned
-    left = joined
-    while seeds:
-        component = 0
-        picked = []
-        while seeds:
-            at = seeds.bit_length()
-            picked.append(at)
-            seeds &= other_planes[at]
-            component |= near[at]
-        component = _flood(component & left, left, row)
-        left ^= component
-        for at in picked:
-            prop = component & plane_of[at]
-            squares = prop.bit_count()
-            if squares > largest:
-                largest = squares
-            crown_count = (prop * 7 & weights).bit_count()
-            points += squares * crown_count
-            found.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
-        seeds = left & crowned
-    if left.bit_count() > largest:
-        largest = _largest_crownless(left, largest, row, near, planes)
-    found.sort(reverse=True)  # the highest bit is the first square
-    return _new_tuple(Survey, (tuple(map(_second, found)), points, largest,
-                               (board * 7 & weights).bit_count()))
+    crowns: :func:`_score` with its lines, in the order of the properties' first squares.
+    Memoised like the tally."""
+    lines: list[_Line] = []
+    points, largest, crown_total = _score(terrain, crowns, size, lines)
+    lines.sort(reverse=True)  # the highest bit is the first square (no two lines share it)
+    return _new_tuple(Survey, (tuple(map(_second, lines)), points, largest, crown_total))
 
 
 def clear_memo() -> None:
@@ -281,7 +260,7 @@ def clear_memo() -> None:
 
 
 def _with_empty_columns(terrain: str, crowns: str, size: int) -> tuple[str, str, int]:
-    """The kingdom laid out again with an empty column after every row (see _bitboards)."""
+    """The kingdom laid out again with an empty column after every row (see _score)."""
     def widened(cells: str) -> str:
         return "".join(cells[r * size:(r + 1) * size] + EMPTY
                        for r in range(size)) + EMPTY * (size + 1)

@@ -138,3 +138,17 @@ def test_squares_on_both_edge_columns_do_not_wrap_into_the_next_row():
     crowns = "....1" + "1...." + "..C.." + "....." + "....."
     assert scoring.survey(terrain, crowns, 5).properties == (("W", 1, 1), ("W", 1, 1))
     check(terrain, crowns, 5, 0, [])
+
+
+def test_a_ring_around_the_castle_and_other_properties_of_its_terrain():
+    # a wheat ring (a property with a hole) next to the castle, a second wheat property with or
+    # without a crown, and a longer crownless forest: each flood stops at its own property
+    rows = ["WW.....", ".......", "..WWW..", "..WCW..", "..WWW..", ".......", "FFFFFFF"]
+    terrain = "".join(rows)
+    for second in "01":
+        crowns = "".join(
+            ("C" if letter == "C" else "." if letter == "." else "0") for letter in terrain)
+        crowns = second + crowns[1:16] + "2" + crowns[17:]  # a crown on the ring's first square
+        check(terrain, crowns, 7, 0, [])
+        assert scoring.tally(terrain, crowns, 7, discarded=0, variants=[]) == (
+            8 * 2 + 2 * int(second), 8, 2 + int(second))
