@@ -122,7 +122,8 @@ def choose(game, state: dict[str, Any], seat: int, rng: random.Random,
 def _turns_left(state: dict) -> float:
     """Expected turns still to be played (all players together): the landscape tiles that
     will be drawn before the epoch tile that ends the game. The bag is in random order, so
-    the k-th of its m epoch tiles comes on average after k / (m + 1) of its landscapes."""
+    the k-th of its m epoch tiles comes on average after k / (m + 1) of its landscapes. Only
+    what every player knows: the bag's size, and its epoch tiles (each is shown when drawn)."""
     bag = state["bag"]
     m = sum(1 for t in bag if is_epoch(t))
     k = R.LAST_EPOCH[state["players"]] - state["epochs"]
