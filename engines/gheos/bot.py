@@ -136,20 +136,27 @@ def _weights(state: dict, seat: int) -> tuple[float, float]:
     return state["tokens"][seat] * TOKEN_WEIGHT + 1.0, epochs_left * EPOCH_WEIGHT
 
 
-def _civ_values(state: dict, region_of: dict[str, Region], seat: int) -> dict[str, float]:
-    wc, wp = _weights(state, seat)
+def _growth(state: dict) -> tuple[float, float]:
+    """Chalices and pyramids a continent is expected to gain before the end (the same for
+    every seat: a caller that values several seats asks once; counting the bag is not free)."""
     tens = _turns_left(state) / 10
-    gc, gp = GROWTH_CHALICE * tens, GROWTH_PYRAMID * tens
+    return GROWTH_CHALICE * tens, GROWTH_PYRAMID * tens
+
+
+def _civ_values(state: dict, region_of: dict[str, Region], seat: int,
+                growth: tuple[float, float]) -> dict[str, float]:
+    wc, wp = _weights(state, seat)
+    gc, gp = growth
     return {c: (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
             for c, r in region_of.items()}
 
 
 def _worth(state: dict, region_of: dict[str, Region], followers: list[dict[str, int]],
-           seat: int) -> float:
+           seat: int, growth: tuple[float, float]) -> float:
     mine = 0.0
     others = 0.0
     for s, held in enumerate(followers):
-        vals = _civ_values(state, region_of, s)
+        vals = _civ_values(state, region_of, s, growth)
         v = sum(n * vals.get(c, 0.0) for c, n in held.items())
         if s == seat:
             mine = v
@@ -310,8 +317,9 @@ def _value(state: dict, seat: int) -> float:
         regions = R.civilization_regions(land, state)
         keep = {c: 1.0 - THREAT for c in _threatened(land, regions)}
         worth = []
+        growth = _growth(state)
         for s, held in enumerate(state["followers"]):
-            vals = _civ_values(state, regions, s)
+            vals = _civ_values(state, regions, s, growth)
             worth.append(totals[s] + sum(n * vals.get(c, 0.0) * keep.get(c, 1.0)
                                          for c, n in held.items()))
     rival = max(w for s, w in enumerate(worth) if s != seat)
@@ -387,11 +395,12 @@ def _judge(state: dict, seat: int, code: str) -> float:
         for c in list(held):
             if c not in alive:
                 del held[c]
-    value = _worth(state, alive, followers, seat)
+    growth = _growth(state)
+    value = _worth(state, alive, followers, seat, growth)
     if out.costs_follower:
         held = followers[seat]
         if held:
-            vals = _civ_values(state, alive, seat)
+            vals = _civ_values(state, alive, seat, growth)
             cheapest = min(held, key=lambda c: vals.get(c, 0.0))
             value -= vals.get(cheapest, 0.0) + 0.5
     # a temple pays now
@@ -425,7 +434,7 @@ def _judge(state: dict, seat: int, code: str) -> float:
 def _resolve(state: dict, seat: int, legal: list[str]) -> str:
     land = Land(state)
     regions = R.civilization_regions(land, state)
-    vals = _civ_values(state, regions, seat)
+    vals = _civ_values(state, regions, seat, _growth(state))
     choice = state["pending"]["choice"]
     mine = state["followers"][seat]
     if choice["type"] == "pay":
@@ -448,7 +457,7 @@ def _resolve(state: dict, seat: int, legal: list[str]) -> str:
 def _civ(state: dict, seat: int, legal: list[str]) -> str:
     land = Land(state)
     regions = R.civilization_regions(land, state)
-    vals = _civ_values(state, regions, seat)
+    vals = _civ_values(state, regions, seat, _growth(state))
     wc, wp = _weights(state, seat)
 
     def value(code: str) -> float:
