@@ -113,6 +113,9 @@ def report(games: list[dict[str, Any]]) -> None:
     won = [g for g in games if g["seat_a"] in g["ranking"][0]]
     lost = [g for g in games if g["seat_a"] not in g["ranking"][0]]
     print(f"{n} games, {players} players: --a won {len(won)}, lost {len(lost)}")
+    if not won or not lost:
+        print("  (the comparison needs games won and games lost: play more games)")
+        return
     mean = statistics.mean
 
     def margin(g: dict[str, Any]) -> int:
