@@ -92,6 +92,9 @@ class _Tables(NamedTuple):
     letter: tuple[str, ...]  # the bit's terrain letter
     planes: tuple[int, ...]  # the six terrains on every cell
     low_bits: int  # bits 0..2 of every cell
+    first_bit: int  # bit 0 of every cell
+    row: int  # bits in a row
+    back: int  # x >> back: the squares moved left / up (x) moved down / right instead
 
 
 class _TablesBySize(dict[int, tuple[tuple, ...]]):
@@ -125,7 +128,7 @@ def _tables(size: int) -> tuple[tuple, ...]:
                 near[bit + 1] = sum(1 << 8 * (count - 1 - n) + k
                                     for n in cells_near if n < count) | 1 << bit
         by_rest.append(tuple(_Tables(first, last, plane, other_planes, tuple(near), letters,
-                                     planes, every_cell * 7)))
+                                     planes, every_cell * 7, every_cell, 8 * size, 8 * size + 8)))
     return tuple(by_rest[n % size] for n in range(cells + 1))
 
 
@@ -153,14 +156,12 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     """
     cells = terrain.encode().rstrip(b".")  # EMPTY (a bytes strip is faster than a str one)
     end = len(cells)
-    first_column, last_column, plane_of, other_planes, near, letter_of, planes, low_bits = \
-        _TABLES[size][end]
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes, low_bits, \
+        first_bit, row, back = _TABLES[size][end]
     board = _from_bytes(cells.translate(_BYTES))  # big-endian (the default)
     weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
     if board & first_column and board & last_column:
         return _score(*_with_empty_columns(terrain, crowns, size), lines)
-    row = 8 * size
-    back = row + 8  # x >> back: the squares moved left / up (x) moved down / right instead
     # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
     joined = board << 8 | board << row
     joined = board & (joined | joined >> back)
@@ -172,7 +173,7 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     largest = 1 if board else 0
     # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown; 0x3F: the six
     # terrain bits)
-    crowned = (weights & planes[0]) * 0x3F
+    crowned = (weights & first_bit) * 0x3F
     if lines is not None:  # the breakdown lists the lone crowned squares one by one
         lone = (board ^ joined) & crowned
         while lone:
