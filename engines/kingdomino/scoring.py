@@ -146,9 +146,9 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     kingdom on every view, through the memo :func:`_tally`), hence one function with its steps
     inline: bitboards and crown weights (above), only the cells up to the last square (the
     grid's empty cells after it would only widen every number; the tables for that many cells
-    keep the columns), lone squares and crowns counted in
-    one step each, and the crowned properties flooded together, one of each terrain at a time
-    (usually all of them in one flood).
+    keep the columns), lone squares and crowns counted in one step each, and the crowned
+    properties flooded together, one of each terrain at a time (usually all of them in one
+    flood).
 
     A kingdom that fills both edge columns is laid out again with an empty column after every
     row: shifting sideways would wrap a row's last cell onto the next row's first. A legal
