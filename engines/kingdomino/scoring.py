@@ -64,12 +64,13 @@ class Survey(NamedTuple):
 # and one cell right.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
-# Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
-# to bits k..k+2 (``squares * 7``, k <= 5) meets exactly c set bits of its cell's weight byte,
-# for c crowns and any k (the patterns repeat every 3 bits), so ``(squares * 7 &
-# weights).bit_count()`` counts their crowns; bit 0 is set for any crown. One table turns both
-# strings into bytes (letters and digits differ).
-_CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
+# Crowns as weights, a second number laid out like the board: a crowned cell's weight byte has
+# all six terrain bits (so ``squares & weights`` are the crowned squares, no mask needed), bit 6
+# for a second crown and bit 7 for a third. Squares on terrain bit k copied to bits k, 6 and 7
+# (``squares * _CROWN_READER[at]``; within the byte, k <= 5) meet exactly c set bits of a weight
+# byte for c crowns, so ``(squares * reader & weights).bit_count()`` counts their crowns. One
+# table turns both strings into bytes (letters and digits differ).
+_CROWN_WEIGHTS = bytes([0, 0x3F, 0x7F, 0xFF])
 _BYTES = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
     bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
@@ -91,8 +92,8 @@ class _Tables(NamedTuple):
     near: tuple[int, ...]  # the bit and its four neighbours on the bit's terrain
     letter: tuple[str, ...]  # the bit's terrain letter
     planes: tuple[int, ...]  # the six terrains on every cell
-    low_bits: int  # bits 0..2 of every cell
-    first_bit: int  # bit 0 of every cell
+    crown_reader: tuple[int, ...]  # the multiplier that copies the bit to bits 6 and 7
+    crown_bits: int  # bits 0, 6 and 7 of every cell: a weight byte's crowns on terrain bit 0
     row: int  # bits in a row
     back: int  # x >> back: the squares moved left / up (x) moved down / right instead
 
@@ -114,6 +115,8 @@ def _tables(size: int) -> tuple[tuple, ...]:
     other_planes = tuple(every_bit ^ mask for mask in plane)
     letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
     planes = plane[1:1 + len(_TERRAIN_LETTERS)]
+    crown_reader = (0,) + tuple(1 | 1 << 6 - (bit & 7) | 1 << 7 - (bit & 7) if bit & 7 < 6 else 0
+                                for bit in range(8 * cells))
     by_rest = []
     for rest in range(size):
         # the longest number with this rest: a shorter one is the same rows and fewer of them
@@ -128,7 +131,8 @@ def _tables(size: int) -> tuple[tuple, ...]:
                 near[bit + 1] = sum(1 << 8 * (count - 1 - n) + k
                                     for n in cells_near if n < count) | 1 << bit
         by_rest.append(tuple(_Tables(first, last, plane, other_planes, tuple(near), letters,
-                                     planes, every_cell * 7, every_cell, 8 * size, 8 * size + 8)))
+                                     planes, crown_reader, every_cell * 0xC1, 8 * size,
+                                     8 * size + 8)))
     return tuple(by_rest[n % size] for n in range(cells + 1))
 
 
@@ -156,8 +160,8 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     """
     cells = terrain.encode().rstrip(b".")  # EMPTY (a bytes strip is faster than a str one)
     end = len(cells)
-    first_column, last_column, plane_of, other_planes, near, letter_of, planes, low_bits, \
-        first_bit, row, back = _TABLES[size][end]
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes, crown_reader, \
+        crown_bits, row, back = _TABLES[size][end]
     board = _from_bytes(cells.translate(_BYTES))  # big-endian (the default)
     weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
     if board & first_column and board & last_column:
@@ -166,22 +170,18 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     joined = board << 8 | board << row
     joined = board & (joined | joined >> back)
     # every crown lies on a lone square or in a crowned property: count each crown once now; a
-    # property of n squares adds its crowns n - 1 times more; bits 0..2 of a weight byte hold its
-    # cell's crowns (the window of terrain bit 0), and only squares carry crowns
-    all_crowns = (weights & low_bits).bit_count()
+    # property of n squares adds its crowns n - 1 times more (only squares carry crowns)
+    all_crowns = (weights & crown_bits).bit_count()
     points = all_crowns
     largest = 1 if board else 0
-    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown; 0x3F: the six
-    # terrain bits)
-    crowned = (weights & first_bit) * 0x3F
     if lines is not None:  # the breakdown lists the lone crowned squares one by one
-        lone = (board ^ joined) & crowned
+        lone = (board ^ joined) & weights
         while lone:
             at = lone.bit_length()
             square = 1 << at - 1
             lone ^= square
-            lines.append((at, (letter_of[at], 1, (square * 7 & weights).bit_count())))
-    seeds = joined & crowned
+            lines.append((at, (letter_of[at], 1, (square * crown_reader[at] & weights).bit_count())))
+    seeds = joined & weights  # the crowned squares (the terrain bits of a weight byte)
     left = joined  # squares not yet in a flooded property
     while seeds:
         component = 0
@@ -207,11 +207,11 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
             squares = prop.bit_count()
             if squares > largest:
                 largest = squares
-            crown_count = (prop * 7 & weights).bit_count()
+            crown_count = (prop * crown_reader[at] & weights).bit_count()
             points += (squares - 1) * crown_count
             if lines is not None:
                 lines.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
-        seeds = left & crowned
+        seeds = left & weights
     if left.bit_count() > largest:
         largest = _largest_crownless(left, largest, row, back, near, planes)
     return _new_tuple(Tally, (points, largest, all_crowns))
