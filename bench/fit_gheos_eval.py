@@ -26,7 +26,8 @@ give R^2 0.48 (held out 0.46). Per band of turns left the threatened ratio grows
 predicted final points), the free fits lose to the hand-weighted value: 46-52 % of 100 games
 against the old bots on seeds 10000 where the hand value wins 65 %, and 47 % (40-55) of 150
 on seeds 80000 where it wins 60 % (52-67); refitted on 300 games of the fitted player
-(seeds 21000), 57 % on seeds 10000. A regression measures what a position predicts
+(seeds 21000), 57 % on seeds 10000 and 60 % (52-67) on seeds 80000, no better; refitted
+once more on its own games, 51 %. A regression measures what a position predicts
 under the players' habits, not what a move changes: a war won now is certain, while the
 future that shrinks a value's weight is the same for every candidate move.
 """
