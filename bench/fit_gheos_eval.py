@@ -44,11 +44,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_bots_gd import POLICIES, policy  # noqa: E402
-from engines.gheos import GAME, geometry  # noqa: E402
+from engines.gheos import GAME  # noqa: E402
 from engines.gheos import bot as gheos_bot  # noqa: E402
 from engines.gheos import rules as R  # noqa: E402
-from engines.gheos.data import CHALICE, PYRAMID, SWORDS, is_epoch, part_on_slot  # noqa: E402
-from engines.gheos.regions import Land, Region, part_key  # noqa: E402
+from engines.gheos.data import CHALICE, PYRAMID  # noqa: E402
+from engines.gheos.regions import Land  # noqa: E402
 
 Sample = tuple[int, list[float], float]  # game number, features, points still to come
 
@@ -63,46 +63,6 @@ FEATURES = ("one", "turns left", "epochs left", "tokens", "points",
 STAGES = (0.0, 1.0, 2.0, 3.0, 99.0)
 
 
-def turns_left(state: dict) -> float:
-    """Expected landscape tiles still to be drawn before the game-ending epoch tile: the
-    k-th of the bag's m epoch tiles comes on average after k / (m + 1) of its landscapes
-    (the normal player's own estimate)."""
-    bag = state["bag"]
-    m = sum(1 for t in bag if is_epoch(t))
-    k = R.LAST_EPOCH[state["players"]] - state["epochs"]
-    return k * (len(bag) - m) / (m + 1)
-
-
-def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
-    """Civilizations one tile could join to a continent with as many swords or more (the
-    normal player's definition: a free cell both continents' land faces, or a tile without a
-    pyramid with parts in both)."""
-    civ_of = {r.id: c for c, r in regions.items()}
-    gates: dict[str, set[int]] = {}
-    for cell, (_, rot) in land.board.items():
-        t = land.tile_at(cell)
-        on_slot = part_on_slot(t, rot)
-        for slot, nb in enumerate(geometry.neighbours(cell)):
-            if nb is None or nb in land.board:
-                continue
-            rid = land.regions[part_key(cell, on_slot[slot])]
-            if rid in civ_of:
-                gates.setdefault(nb, set()).add(rid)
-        if not t.has_pyramid:
-            rids = {land.regions[part_key(cell, i)] for i in range(len(t.parts))} & civ_of.keys()
-            if len(rids) > 1:
-                gates.setdefault(cell, set()).update(rids)
-    out: set[str] = set()
-    for rids in gates.values():
-        if len(rids) < 2:
-            continue
-        swords = {rid: land.region(rid).counts[SWORDS] for rid in rids}
-        top = max(swords.values())
-        tied = sum(n == top for n in swords.values()) > 1
-        out.update(civ_of[rid] for rid, n in swords.items() if n < top or tied)
-    return out
-
-
 def features(state: dict) -> list[list[float]]:
     """For every seat, the measures of ``FEATURES`` (public facts only): what its followers'
     continents show (chalices and pyramids summed over followers), apart for threatened
@@ -110,8 +70,8 @@ def features(state: dict) -> list[list[float]]:
     in tens), and the normal player's own value of them (growth included)."""
     land = Land(state)
     regions = R.civilization_regions(land, state)
-    danger = threatened(land, regions) if len(regions) > 1 else set()
-    tens = turns_left(state) / 10
+    danger = gheos_bot.threatened(land, regions)
+    tens = gheos_bot.turns_left(state) / 10
     epochs_left = max(R.LAST_EPOCH[state["players"]] - state["epochs"], 0)
     grow_c, grow_p = gheos_bot.GROWTH_CHALICE * tens, gheos_bot.GROWTH_PYRAMID * tens
     totals = R.tally(state)
@@ -179,8 +139,8 @@ def survival(players: int, games: int, seed0: int, a: str, b: str) -> Counter:
             if state["phase"] == "tile":
                 land = Land(state)
                 regions = R.civilization_regions(land, state)
-                danger = threatened(land, regions) if len(regions) > 1 else set()
-                stage = stage_of(turns_left(state) / 10)
+                danger = gheos_bot.threatened(land, regions)
+                stage = stage_of(gheos_bot.turns_left(state) / 10)
                 seen += [(i, c, (c in danger, stage)) for c in regions
                          if any(c in held for held in state["followers"])]
             for e in events:
