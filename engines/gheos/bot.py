@@ -50,7 +50,7 @@ TOKEN_WEIGHT = 1.0
 EPOCH_WEIGHT = 1.0
 #: continents keep growing while the game goes on: a follower is valued as if its
 #: continent showed this many more chalices and pyramids per ten turns still to be played
-#: (everybody's turns; see ``_turns_left``). Valued by what continents showed today, the
+#: (everybody's turns; see ``turns_left``). Valued by what continents showed today, the
 #: bot took one follower of a rich civilization where founding gave several on a bare
 #: continent (with 3 players it now founds 3.2 times a game, was 2.8, and ends with 5.9
 #: followers, was 5.2; seeds 2000-2059). Against the old bot (seeds 10000-10199, 200 games each) 3 players
@@ -83,7 +83,7 @@ REPLY_SAMPLE = 16
 #: the value after the reply, weighed against the value before it
 REPLY_BLEND = 1.0
 #: how much of a follower's value is kept when its civilization is threatened: one tile
-#: could join its continent to one with more swords (see ``_threatened``). With 3 players
+#: could join its continent to one with more swords (see ``threatened``). With 3 players
 #: the old bot lost followers this way turn after turn (joining a civilization the next
 #: player destroyed); the discount won 45 % of 150 games against the old bot where none
 #: won 28 % (0.3: 45 %, 0.8: 37 %); with 2 and 4 players it did as well as without
@@ -119,7 +119,7 @@ def choose(game, state: dict[str, Any], seat: int, rng: random.Random,
     raise ValueError(f"no bot decision for phase {phase!r}")
 
 
-def _turns_left(state: dict) -> float:
+def turns_left(state: dict) -> float:
     """Expected turns still to be played (all players together): the landscape tiles that
     will be drawn before the epoch tile that ends the game. The bag is in random order, so
     the k-th of its m epoch tiles comes on average after k / (m + 1) of its landscapes. Only
@@ -139,7 +139,7 @@ def _weights(state: dict, seat: int) -> tuple[float, float]:
 def _growth(state: dict) -> tuple[float, float]:
     """Chalices and pyramids a continent is expected to gain before the end (the same for
     every seat: a caller that values several seats asks once; counting the bag is not free)."""
-    tens = _turns_left(state) / 10
+    tens = turns_left(state) / 10
     return GROWTH_CHALICE * tens, GROWTH_PYRAMID * tens
 
 
@@ -315,7 +315,7 @@ def _value(state: dict, seat: int) -> float:
     else:
         land = Land(state)
         regions = R.civilization_regions(land, state)
-        keep = {c: 1.0 - THREAT for c in _threatened(land, regions)}
+        keep = {c: 1.0 - THREAT for c in threatened(land, regions)}
         worth = []
         growth = _growth(state)
         for s, held in enumerate(state["followers"]):
@@ -327,7 +327,7 @@ def _value(state: dict, seat: int) -> float:
     return worth[seat] - weight * rival
 
 
-def _threatened(land: Land, regions: dict[str, Region]) -> set[str]:
+def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
     """Civilizations that one tile could join to a continent with more swords, or with as
     many (the attacker then picks the winner): a free cell that both continents' land
     faces, or a tile without a pyramid with parts in both (replaced by a landmass). Every

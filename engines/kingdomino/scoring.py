@@ -64,12 +64,13 @@ class Survey(NamedTuple):
 # and one cell right.
 _TERRAIN_LETTERS = "".join(TERRAIN_LETTER.values())  # bit k of a byte: the k-th letter
 _ALL_TERRAINS = 0x3F  # the six terrain bits of a cell's byte
-# Crowns as weights, a second number laid out like the board: a square's terrain bit k spread
-# to bits k..k+2 (``squares * 7``, k <= 5) meets exactly c set bits of its cell's weight byte,
-# for c crowns and any k (the patterns repeat every 3 bits), so ``(squares * 7 &
-# weights).bit_count()`` counts their crowns; bit 0 is set for any crown. One table turns both
-# strings into bytes (letters and digits differ).
-_CROWN_WEIGHTS = bytes([0, 0b01001001, 0b11011011, 0xFF])
+# Crowns as weights, a second number laid out like the board: a crowned cell's weight byte has
+# all six terrain bits (so ``squares & weights`` are the crowned squares, no mask needed), bit 6
+# for a second crown and bit 7 for a third. Squares on terrain bit k copied to bits k, 6 and 7
+# (``squares * _CROWN_READER[at]``; within the byte, k <= 5) meet exactly c set bits of a weight
+# byte for c crowns, so ``(squares * reader & weights).bit_count()`` counts their crowns. One
+# table turns both strings into bytes (letters and digits differ).
+_CROWN_WEIGHTS = bytes([0, 0x3F, 0x7F, 0xFF])
 _BYTES = bytes.maketrans(
     _TERRAIN_LETTERS.encode() + CASTLE.encode() + EMPTY.encode() + b"0123",
     bytes([1, 2, 4, 8, 16, 32, 0, 0]) + _CROWN_WEIGHTS)
@@ -79,8 +80,10 @@ _second = itemgetter(1)
 
 
 class _Tables(NamedTuple):
-    """Constant bitboards of one grid size; the per-square tables are indexed by
-    ``bit.bit_length()`` of a one-bit board ``bit`` (index 0 unused)."""
+    """Constant bitboards of one grid size, for numbers of ``n`` cells (the cells up to the last
+    square); the per-square tables are indexed by ``bit.bit_length()`` of a one-bit board ``bit``
+    (index 0 unused). Only the column masks and ``near`` depend on ``n``, and only on ``n %
+    size``: cutting whole rows off the end moves every cell by whole rows, its column stays."""
 
     first_column: int  # every terrain bit of the first column
     last_column: int
@@ -89,32 +92,48 @@ class _Tables(NamedTuple):
     near: tuple[int, ...]  # the bit and its four neighbours on the bit's terrain
     letter: tuple[str, ...]  # the bit's terrain letter
     planes: tuple[int, ...]  # the six terrains on every cell
-    whole_rows: tuple[int, ...]  # cells up to the end of the row of cell n - 1, for n cells
+    crown_reader: tuple[int, ...]  # the multiplier that copies the bit to bits 6 and 7
+    crown_bits: int  # bits 0, 6 and 7 of every cell: a weight byte's crowns on terrain bit 0
+    row: int  # bits in a row
+    back: int  # x >> back: the squares moved left / up (x) moved down / right instead
 
 
-class _TablesBySize(dict[int, _Tables]):
-    """``_TABLES[size]``, built on first use (a dict lookup: cheaper than a cached call)."""
+class _TablesBySize(dict[int, tuple[tuple, ...]]):
+    """``_TABLES[size][n]``, a size's tables for ``n`` cells, built on first use (a dict lookup:
+    cheaper than a cached call). Plain tuples: unpacking a NamedTuple goes through an iterator."""
 
-    def __missing__(self, size: int) -> _Tables:
+    def __missing__(self, size: int) -> tuple[tuple, ...]:
         self[size] = tables = _tables(size)
         return tables
 
 
-def _tables(size: int) -> _Tables:
+def _tables(size: int) -> tuple[tuple, ...]:
     cells = size * size
-    first = sum(_ALL_TERRAINS << 8 * (cells - 1 - r * size) for r in range(size))
     every_cell = sum(1 << 8 * k for k in range(cells))
     plane = (0,) + tuple(every_cell << (bit & 7) for bit in range(8 * cells))
-    near = [0] * (8 * cells + 1)
-    for cell, cells_near in enumerate(neighbours(size)):
-        for k in range(len(_TERRAIN_LETTERS)):
-            bit = 8 * (cells - 1 - cell) + k
-            near[bit + 1] = sum(1 << 8 * (cells - 1 - n) + k for n in cells_near) | 1 << bit
-    letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
     every_bit = (1 << 8 * cells) - 1  # positive masks: an AND with a negative int costs more
-    return _Tables(first, first >> 8 * (size - 1), plane, tuple(every_bit ^ mask for mask in plane),
-                   tuple(near), letters, plane[1:1 + len(_TERRAIN_LETTERS)],
-                   tuple(n + -n % size for n in range(cells + 1)))
+    other_planes = tuple(every_bit ^ mask for mask in plane)
+    letters = ("",) + tuple((_TERRAIN_LETTERS + "  ")[bit & 7] for bit in range(8 * cells))
+    planes = plane[1:1 + len(_TERRAIN_LETTERS)]
+    crown_reader = (0,) + tuple(1 | 1 << 6 - (bit & 7) | 1 << 7 - (bit & 7) if bit & 7 < 6 else 0
+                                for bit in range(8 * cells))
+    by_rest = []
+    for rest in range(size):
+        # the longest number with this rest: a shorter one is the same rows and fewer of them
+        count = cells - size + rest if rest else cells
+        first = sum(_ALL_TERRAINS << 8 * (count - 1 - cell) for cell in range(0, count, size))
+        last = sum(_ALL_TERRAINS << 8 * (count - 1 - cell)
+                   for cell in range(size - 1, count, size))
+        near = [0] * (8 * count + 1)
+        for cell, cells_near in enumerate(neighbours(size)[:count]):
+            for k in range(len(_TERRAIN_LETTERS)):
+                bit = 8 * (count - 1 - cell) + k
+                near[bit + 1] = sum(1 << 8 * (count - 1 - n) + k
+                                    for n in cells_near if n < count) | 1 << bit
+        by_rest.append(tuple(_Tables(first, last, plane, other_planes, tuple(near), letters,
+                                     planes, crown_reader, every_cell * 0xC1, 8 * size,
+                                     8 * size + 8)))
+    return tuple(by_rest[n % size] for n in range(cells + 1))
 
 
 _TABLES = _TablesBySize()
@@ -129,44 +148,40 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
 
     Written for speed (bench/bench_kingdomino_peer.py; the live score asks this of every
     kingdom on every view, through the memo :func:`_tally`), hence one function with its steps
-    inline: bitboards and crown weights (above), only the rows up to the last square (the
-    grid's lower empty rows would only widen every number), lone squares and crowns counted in
-    one step each, and the crowned properties flooded together, one of each terrain at a time
-    (usually all of them in one flood).
+    inline: bitboards and crown weights (above), only the cells up to the last square (the
+    grid's empty cells after it would only widen every number; the tables for that many cells
+    keep the columns), lone squares and crowns counted in one step each, and the crowned
+    properties flooded together, one of each terrain at a time (usually all of them in one
+    flood).
 
     A kingdom that fills both edge columns is laid out again with an empty column after every
     row: shifting sideways would wrap a row's last cell onto the next row's first. A legal
     kingdom (at most size - 1 cells wide) never does, but any input stays exact.
     """
-    first_column, last_column, plane_of, other_planes, near, letter_of, planes, whole_rows = \
-        _TABLES[size]
-    cells = terrain.encode()
-    end = whole_rows[len(cells.rstrip(b"."))]  # EMPTY (a bytes strip is faster than a str one)
-    board = _from_bytes(cells[:end].translate(_BYTES))  # big-endian (the default)
+    cells = terrain.encode().rstrip(b".")  # EMPTY (a bytes strip is faster than a str one)
+    end = len(cells)
+    first_column, last_column, plane_of, other_planes, near, letter_of, planes, crown_reader, \
+        crown_bits, row, back = _TABLES[size][end]
+    board = _from_bytes(cells.translate(_BYTES))  # big-endian (the default)
     weights = _from_bytes(crowns.encode()[:end].translate(_BYTES))
     if board & first_column and board & last_column:
         return _score(*_with_empty_columns(terrain, crowns, size), lines)
-    row = 8 * size
-    back = row + 8  # x >> back: the squares moved left / up (x) moved down / right instead
     # squares with a neighbour of their terrain: the others are lone (properties of 1 square)
     joined = board << 8 | board << row
     joined = board & (joined | joined >> back)
     # every crown lies on a lone square or in a crowned property: count each crown once now; a
-    # property of n squares adds its crowns n - 1 times more
-    all_crowns = (board * 7 & weights).bit_count()
+    # property of n squares adds its crowns n - 1 times more (only squares carry crowns)
+    all_crowns = (weights & crown_bits).bit_count()
     points = all_crowns
     largest = 1 if board else 0
-    # every terrain bit of a crowned cell (bit 0 of a weight byte: any crown; 0x3F: the six
-    # terrain bits)
-    crowned = (weights & planes[0]) * 0x3F
     if lines is not None:  # the breakdown lists the lone crowned squares one by one
-        lone = (board ^ joined) & crowned
+        lone = (board ^ joined) & weights
         while lone:
             at = lone.bit_length()
             square = 1 << at - 1
             lone ^= square
-            lines.append((at, (letter_of[at], 1, (square * 7 & weights).bit_count())))
-    seeds = joined & crowned
+            lines.append((at, (letter_of[at], 1, (square * crown_reader[at] & weights).bit_count())))
+    seeds = joined & weights  # the crowned squares (the terrain bits of a weight byte)
     left = joined  # squares not yet in a flooded property
     while seeds:
         component = 0
@@ -177,10 +192,12 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
             seeds &= other_planes[at]
             component |= near[at]
         component &= left
-        # flood until nothing grows, or sooner when all that is left is flooded
+        # flood until nothing grows, or sooner when all that is left is flooded; each terrain's
+        # part is connected and has two squares or more (a seed and its neighbours), so every
+        # square has a neighbour in it: the dilation holds the component without ORing it back
         while component != left:
             grown = component << 8 | component << row
-            grown = (component | grown | grown >> back) & left
+            grown = (grown | grown >> back) & left
             if grown == component:
                 break
             component = grown
@@ -190,11 +207,11 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
             squares = prop.bit_count()
             if squares > largest:
                 largest = squares
-            crown_count = (prop * 7 & weights).bit_count()
+            crown_count = (prop * crown_reader[at] & weights).bit_count()
             points += (squares - 1) * crown_count
             if lines is not None:
                 lines.append((prop.bit_length(), (letter_of[at], squares, crown_count)))
-        seeds = left & crowned
+        seeds = left & weights
     if left.bit_count() > largest:
         largest = _largest_crownless(left, largest, row, back, near, planes)
     return _new_tuple(Tally, (points, largest, all_crowns))
@@ -208,10 +225,11 @@ _tally = lru_cache(maxsize=2048)(_score)
 
 def _flood(component: int, within: int, row: int, back: int) -> int:
     """``component`` grown through ``within`` until it stops: whole properties (side by side,
-    one per terrain plane). Only for the crownless tie-break (:func:`_score` floods inline)."""
+    one per terrain plane). Only for the crownless tie-break (:func:`_score` floods inline).
+    Like that flood, it needs every square of ``component`` to have a neighbour in it."""
     while True:
         grown = component << 8 | component << row
-        grown = (component | grown | grown >> back) & within
+        grown = (grown | grown >> back) & within
         if grown == component:
             return component
         component = grown

@@ -200,7 +200,7 @@ def test_expected_turns_left_is_the_mean_over_every_order_of_the_bag():
     for at in itertools.combinations(range(landscapes + epochs), epochs):
         drawn = max(at[:need]) - (need - 1) if need else 0  # landscapes before the 2nd epoch
         counts.append(drawn)
-    assert gheos_bot._turns_left(state) == pytest.approx(sum(counts) / len(counts))
+    assert gheos_bot.turns_left(state) == pytest.approx(sum(counts) / len(counts))
 
 
 def _found_or_take_position():

@@ -152,3 +152,28 @@ def test_a_ring_around_the_castle_and_other_properties_of_its_terrain():
         check(terrain, crowns, 7, 0, [])
         assert scoring.tally(terrain, crowns, 7, discarded=0, variants=[]) == (
             8 * 2 + 2 * int(second), 8, 2 + int(second))
+
+
+def test_the_last_square_in_every_cell_of_the_grid():
+    # the numbers stop at the last square, so each remainder of their length by the grid size
+    # has its own neighbour and column tables: a property of two squares ending on every cell
+    # (with its neighbour above, or to the left on the first row), a crowned lone square on
+    # the first cell and a crownless pair on the first column
+    for size in (5, 9):
+        castle = (size // 2) * size + size // 2
+        for last in range(1, size * size):
+            if last == castle:
+                continue
+            cells = ["."] * (size * size)
+            crowns = ["."] * (size * size)
+            cells[castle] = crowns[castle] = "C"
+            before = last - size if last >= size else last - 1
+            for cell in (before, last):
+                if cell != castle:
+                    cells[cell], crowns[cell] = "M", "1"
+            if cells[0] == ".":
+                cells[0], crowns[0] = "S", "2"
+            for cell in (size, 2 * size):
+                if cells[cell] == "." and cell < last:
+                    cells[cell], crowns[cell] = "L", "0"
+            check("".join(cells), "".join(crowns), size, 0, [])
