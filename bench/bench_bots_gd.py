@@ -21,9 +21,9 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,6 +40,36 @@ def policy(game_id: str, name: str) -> Policy:
     if name == "baseline":
         return importlib.import_module(f"bench.baseline_bots.{game_id}").choose
     return lambda s, seat, rng: game.bot_action(s, seat, rng, name)
+
+
+class Step(NamedTuple):
+    """One action of a seeded game."""
+
+    state: dict[str, Any]  # before the action
+    seat: int
+    code: str
+    after: dict[str, Any]
+    events: list[dict[str, Any]]
+    cpu: float  # the policy's thread CPU time for this action, seconds
+
+
+def seeded_game(game_id: str, players: int, options: dict[str, Any], seed: int, seat_a: int,
+                a: str, b: str) -> Iterator[Step]:
+    """The steps of tournament game ``seed``: ``seat_a`` plays policy ``a``, every other seat
+    ``b``, all drawing from one rng seeded from the game's seed (so every script that plays
+    these games plays the same ones)."""
+    game = importlib.import_module(f"engines.{game_id}").GAME
+    pa, pb = policy(game_id, a), policy(game_id, b)
+    state = game.setup(players, options, seed)
+    rng = random.Random(seed * 31 + 7)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        started = time.thread_time()
+        code = (pa if seat == seat_a else pb)(state, seat, rng)
+        cpu = time.thread_time() - started
+        after, events = game.apply(state, seat, code)
+        yield Step(state, seat, code, after, events, cpu)
+        state = after
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -116,26 +146,18 @@ def gheos_census(final: dict[str, Any], log: list[tuple[int, str]]) -> list[Coun
 def tournament(game_id: str, players: int, games: int, a: str, b: str,
                options: dict[str, Any], seed0: int = 0) -> dict[str, Any]:
     game = importlib.import_module(f"engines.{game_id}").GAME
-    pa, pb = policy(game_id, a), policy(game_id, b)
     wins = 0.0
     times: dict[str, list[float]] = {a: [], b: []}
     points: dict[str, list[int]] = {a: [], b: []}
     mechanisms: Counter = Counter()
     others: Counter = Counter()  # the same census for every other seat, to compare
     for g in range(games):
-        seed = seed0 + g
         seat_a = g % players  # seats rotated
-        state = game.setup(players, options, seed)
-        rng = random.Random(seed * 31 + 7)
         log: list[tuple[int, str]] = []
-        while not game.is_over(state):
-            seat = game.to_act(state)[0]
-            name, play = (a, pa) if seat == seat_a else (b, pb)
-            started = time.thread_time()
-            code = play(state, seat, rng)
-            times[name].append(time.thread_time() - started)
-            state, _ = game.apply(state, seat, code)
-            log.append((seat, code))
+        for step in seeded_game(game_id, players, options, seed0 + g, seat_a, a, b):
+            times[a if step.seat == seat_a else b].append(step.cpu)
+            log.append((step.seat, step.code))
+        state = step.after
         first = game.ranking(state)[0]
         if seat_a in first:
             wins += 1 / len(first)

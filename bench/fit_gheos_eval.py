@@ -36,15 +36,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_bots_gd import POLICIES, policy  # noqa: E402
-from engines.gheos import GAME  # noqa: E402
+from bench.bench_bots_gd import POLICIES, seeded_game  # noqa: E402
 from engines.gheos import bot as gheos_bot  # noqa: E402
 from engines.gheos import rules as R  # noqa: E402
 from engines.gheos.data import CHALICE, PYRAMID  # noqa: E402
@@ -98,21 +96,11 @@ def features(state: dict) -> list[list[float]]:
 
 
 def _games(players: int, games: int, seed0: int, a: str, b: str):
-    """Each seeded game as the list of its (state before, seat, action) steps."""
-    pa, pb = policy("gheos", a), policy("gheos", b)
+    """Each seeded game (bench_bots_gd's, seats rotated) as the list of its (state before,
+    events) steps, and its final state."""
     for g in range(games):
-        seed = seed0 + g
-        seat_a = g % players  # seats rotated
-        state = GAME.setup(players, {}, seed)
-        rng = random.Random(seed * 31 + 7)
-        steps = []
-        while not GAME.is_over(state):
-            seat = GAME.to_act(state)[0]
-            code = (pa if seat == seat_a else pb)(state, seat, rng)
-            after, events = GAME.apply(state, seat, code)
-            steps.append((state, events))
-            state = after
-        yield g, steps, state
+        steps = list(seeded_game("gheos", players, {}, seed0 + g, g % players, a, b))
+        yield g, [(step.state, step.events) for step in steps], steps[-1].after
 
 
 def play_and_record(players: int, games: int, seed0: int, a: str, b: str) -> list[Sample]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 from collections import Counter
@@ -26,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_bots_gd import policy  # noqa: E402
+from bench.bench_bots_gd import seeded_game  # noqa: E402
 
 
 def play(players: int, seed: int, seat_a: int, a: str, b: str) -> dict[str, Any]:
@@ -35,9 +34,6 @@ def play(players: int, seed: int, seat_a: int, a: str, b: str) -> dict[str, Any]
     from engines.gheos.data import CHALICE
     from engines.gheos.regions import Land
 
-    pa, pb = policy("gheos", a), policy("gheos", b)
-    state = GAME.setup(players, {}, seed)
-    rng = random.Random(seed * 31 + 7)
     seats = range(players)
     tokens: list[list[dict[str, Any]]] = [[] for _ in seats]
     found = [0 for _ in seats]
@@ -47,16 +43,15 @@ def play(players: int, seed: int, seat_a: int, a: str, b: str) -> dict[str, Any]
     epochs: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []  # one per completed turn: seat, actions, points gained
     current: dict[str, Any] | None = None
-    while not GAME.is_over(state):
-        seat = GAME.to_act(state)[0]
-        code = (pa if seat == seat_a else pb)(state, seat, rng)
+    for step in seeded_game("gheos", players, {}, seed, seat_a, a, b):
+        state, seat, code, events = step.state, step.seat, step.code, step.events
         if current is None or current["seat"] != seat or state["phase"] == "tile":
             if current is not None:
                 turns.append(current)
             current = {"seat": seat, "codes": [], "before": R.tally(state),
                        "bag": len(state["bag"])}
         before = [dict(f) for f in state["followers"]]
-        state, events = GAME.apply(state, seat, code)
+        state = step.after
         current["codes"].append(code)
         verb = code.split()[0]
         if verb == "take":
