@@ -30,8 +30,8 @@ from typing import Any
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import CHALICE, PYRAMID, SWORDS, WHEAT, is_epoch, part_on_slot, tile
-from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
+from engines.gheos.data import CHALICE, PYRAMID, SWORDS, WHEAT, is_epoch, tile
+from engines.gheos.regions import CONTINENT, Land, Region, split_key
 
 LEVELS = ("easy", "normal")
 SAMPLE_PLACE = 48
@@ -336,23 +336,9 @@ def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
     if len(regions) < 2:
         return set()
     civ_of = {r.id: c for c, r in regions.items()}
-    board = land.board
-    gates: dict[str, set[int]] = {}
-    for cell, (_, rot) in board.items():
-        t = land.tile_at(cell)
-        on_slot = part_on_slot(t, rot)
-        for slot, nb in enumerate(geometry.neighbours(cell)):
-            if nb is None or nb in board:
-                continue
-            rid = land.regions[part_key(cell, on_slot[slot])]
-            if rid in civ_of:
-                gates.setdefault(nb, set()).add(rid)
-        if not t.has_pyramid:
-            rids = {land.regions[part_key(cell, i)] for i in range(len(t.parts))} & civ_of.keys()
-            if len(rids) > 1:
-                gates.setdefault(cell, set()).update(rids)
     out: set[str] = set()
-    for rids in gates.values():
+    for group in land.contact_groups():
+        rids = group & civ_of.keys()
         if len(rids) < 2:
             continue
         swords = {rid: land.region(rid).counts[SWORDS] for rid in rids}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +38,12 @@ class Tile:
     parts: tuple[Part, ...]
     start: bool = False
 
-    @property
+    # tiles never change: what is asked of them in hot loops is computed once
+    @cached_property
     def has_pyramid(self) -> bool:
         return any(PYRAMID in p.symbols for p in self.parts)
 
-    @property
+    @cached_property
     def temple(self) -> tuple[int, str] | None:
         """(part index, temple symbol) of the tile's temple, if it has one."""
         for i, p in enumerate(self.parts):

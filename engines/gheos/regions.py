@@ -77,6 +77,10 @@ class Region:
 #: id(regions dict) -> (regions, board, custom tiles, members, summaries); entries keep
 #: their dicts alive, so an id is never reused while cached
 _SUMMARIES: dict[int, tuple] = {}
+#: id(board dict) -> (board, custom tiles, keys of the board's landmass parts), the same way
+_LANDMASS: dict[int, tuple] = {}
+#: id(regions dict) -> (regions, board, custom tiles, contact groups), the same way
+_CONTACTS: dict[int, tuple] = {}
 
 
 class Land:
@@ -98,9 +102,21 @@ class Land:
         self._members: dict[int, list[str]] | None = None
         self._summaries: dict[int, Region] = {}
         self._tiles: dict[str, Tile] = {}
+        self._landmass: list[str] | None = None  # landmass part keys, kept up to date
+        self._contacts: list[frozenset[int]] | None = None
+        # The map this Land started from (its members and shared summaries, see
+        # ``members``) and the regions changed since: a region not changed has the same
+        # parts, on the same tiles, in both maps, so its summary is the same in both and
+        # is shared with every other Land working from that map.
+        self._base: tuple[dict[int, list[str]], dict[int, Region]] | None = None
+        self._moved: set[int] = set()
 
     def _write(self) -> None:
         if not self._own:
+            if self._base is None:
+                self._base = (self.members(), self._summaries)
+                self._summaries = {}
+            self._landmass_keys()  # kept up to date from now on
             self.board = dict(self.board)
             self.regions = dict(self.regions)
             self._own = True
@@ -142,9 +158,13 @@ class Land:
                 out.append(other)
         return out
 
-    def _changed(self) -> None:
+    def _changed(self, ids: set[int]) -> None:
+        """The parts of regions ``ids`` changed: their summaries go, the others' stay (a
+        new dict: the old one may be shared through the cache)."""
+        self._moved |= ids
         self._members = None
-        self._summaries = {}
+        self._contacts = None
+        self._summaries = {rid: r for rid, r in self._summaries.items() if rid not in ids}
 
     def members(self) -> dict[int, list[str]]:
         """Region id -> its parts (cached per region dict while it is shared)."""
@@ -162,7 +182,8 @@ class Land:
                 m[rid] = [key]
             else:
                 parts.append(key)
-        self._members, self._summaries = m, {}
+        # the summaries kept are those of unchanged regions (see ``_changed``)
+        self._members = m
         if not self._own:
             if len(_SUMMARIES) >= 64:
                 _SUMMARIES.pop(next(iter(_SUMMARIES)))
@@ -171,11 +192,24 @@ class Land:
         return m
 
     def region(self, rid: int) -> Region:
-        members = self.members()
         r = self._summaries.get(rid)
-        if r is not None:
+        if r is not None:  # kept through a change that left the region alone
             return r
-        parts = members.get(rid, [])
+        if self._base is not None and rid not in self._moved:
+            members, summaries = self._base
+            r = summaries.get(rid)
+            if r is None:
+                r = summaries[rid] = self._summarise(rid, members.get(rid, []))
+        else:
+            members = self.members()
+            r = self._summaries.get(rid)  # summaries cached with the members
+            if r is not None:
+                return r
+            r = self._summarise(rid, members.get(rid, []))
+        self._summaries[rid] = r
+        return r
+
+    def _summarise(self, rid: int, parts: list[str]) -> Region:
         r = Region(rid, parts, set(), [], Counts())
         for key in parts:
             cell, idx = split_key(key)
@@ -187,18 +221,68 @@ class Land:
                 if sym not in TEMPLES:
                     r.counts[sym] += 1
         r.landmass_cells.sort(key=geometry.sort_key)
-        self._summaries[rid] = r
         return r
 
     def landmass_regions(self) -> set[int]:
         """Ids of the regions that hold at least one landmass part."""
-        out = set()
         regions = self.regions
+        return {regions[k] for k in self._landmass_keys()}
+
+    def _landmass_keys(self) -> list[str]:
+        """The board's landmass parts: cached per board dict while it is shared, and kept
+        up to date by :meth:`add` and :meth:`remove` (a new list: the old may be shared)."""
+        if self._landmass is not None:
+            return self._landmass
+        custom = self.state.get("custom_tiles")
+        hit = None if self._own else _LANDMASS.get(id(self.board))
+        if hit is not None and hit[0] is self.board and hit[1] is custom:
+            self._landmass = hit[2]
+            return hit[2]
+        keys = []
         for cell in self.board:
             idx = landmass_index(self.tile_at(cell))
             if idx is not None:
-                out.add(regions[part_key(cell, idx)])
-        return out
+                keys.append(part_key(cell, idx))
+        self._landmass = keys
+        if not self._own:
+            if len(_LANDMASS) >= 64:
+                _LANDMASS.pop(next(iter(_LANDMASS)))
+            _LANDMASS[id(self.board)] = (self.board, custom, keys)
+        return keys
+
+    def contact_groups(self) -> list[frozenset[int]]:
+        """Groups of two or more regions that one tile could join: the regions whose land
+        faces one free cell, and those with parts in one tile without a pyramid (which may
+        be replaced by a landmass). Cached per map like the summaries."""
+        if self._contacts is not None:
+            return self._contacts
+        custom = self.state.get("custom_tiles")
+        hit = None if self._own else _CONTACTS.get(id(self.regions))
+        if hit is not None and hit[0] is self.regions and hit[1] is self.board \
+                and hit[2] is custom:
+            self._contacts = hit[3]
+            return hit[3]
+        board, regions = self.board, self.regions
+        facing: dict[str, set[int]] = {}
+        groups: list[frozenset[int]] = []
+        for cell, (_, rot) in board.items():
+            t = self.tile_at(cell)
+            on_slot = part_on_slot(t, rot)
+            for slot, nb in enumerate(geometry.neighbours(cell)):
+                if nb is not None and nb not in board:
+                    rid = regions[part_key(cell, on_slot[slot])]
+                    facing.setdefault(nb, set()).add(rid)
+            if not t.has_pyramid:
+                rids = {regions[part_key(cell, i)] for i in range(len(t.parts))}
+                if len(rids) > 1:
+                    groups.append(frozenset(rids))
+        groups += [frozenset(rids) for rids in facing.values() if len(rids) > 1]
+        self._contacts = groups
+        if not self._own:
+            if len(_CONTACTS) >= 64:
+                _CONTACTS.pop(next(iter(_CONTACTS)))
+            _CONTACTS[id(self.regions)] = (self.regions, self.board, custom, groups)
+        return groups
 
     def region_of(self, key: str) -> Region:
         return self.region(self.regions[key])
@@ -219,11 +303,17 @@ class Land:
         self._write()
         self.board[cell] = [tile_id, rotation]
         self._tiles.pop(cell, None)
-        self._changed()
+        if self._landmass is not None:
+            idx = landmass_index(self.tile_at(cell))
+            if idx is not None:
+                self._landmass = self._landmass + [part_key(cell, idx)]
+        changed: set[int] = set()
         for key in self.parts_of(cell):
             touching = {self.regions[o] for o in self.joined_parts(key)}
+            changed |= touching
             if not touching:
                 self.regions[key] = self.next_region
+                changed.add(self.next_region)
                 self.next_region += 1
                 continue
             keep = min(touching)
@@ -232,16 +322,22 @@ class Land:
                 for k, rid in self.regions.items():
                     if rid in touching:
                         self.regions[k] = keep
+        self._changed(changed)
 
     def remove(self, cell: str) -> None:
         """Take the tile at ``cell`` off the board and re-split the regions it was in."""
+        members = self.members()
         self._write()
-        affected = {self.regions.pop(k) for k in self.parts_of(cell)}
+        gone = self.parts_of(cell)
+        if self._landmass is not None:
+            self._landmass = [k for k in self._landmass if k not in gone]
+        affected = {self.regions.pop(k) for k in gone}
         del self.board[cell]
         self._tiles.pop(cell, None)
-        self._changed()
+        first_new = self.next_region
+        self._changed(affected)
         for rid in sorted(affected):
-            left = sorted((k for k, r in self.regions.items() if r == rid), key=_part_order)
+            left = sorted((k for k in members.get(rid, ()) if k not in gone), key=_part_order)
             seen: set[str] = set()
             first = True
             for start in left:
@@ -255,7 +351,7 @@ class Land:
                 first = False
                 for k in comp:
                     self.regions[k] = new_id
-        self._changed()
+        self._changed(affected | set(range(first_new, self.next_region)))
 
 
 def _part_order(key: str) -> tuple[int, int, int]:
