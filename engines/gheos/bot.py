@@ -26,7 +26,7 @@ spends tokens early. Deterministic given ``rng``; a failure raises (no fallback)
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
@@ -151,13 +151,50 @@ def _civ_values(state: dict, region_of: dict[str, Region], seat: int,
             for c, r in region_of.items()}
 
 
-def _worth(state: dict, region_of: dict[str, Region], followers: list[dict[str, int]],
-           seat: int, growth: tuple[float, float]) -> float:
+class JudgeContext(NamedTuple):
+    """What the quick estimate of one position needs whatever the placement: computed once
+    per decision (counting the bag and valuing every continent is not free)."""
+
+    growth: tuple[float, float]  # see ``_growth``
+    weights: list[tuple[float, float]]  # ``_weights`` of each seat
+    #: (value of founding there for the judging seat, region id) of each continent on the
+    #: map before the placement, best first; a placement changes only a few regions
+    found: list[tuple[float, int]]
+
+
+def judge_context(state: dict, seat: int) -> JudgeContext:
+    weights = [_weights(state, s) for s in range(len(state["followers"]))]
+    wc, wp = weights[seat]
+    land = Land(state)
+    found = []
+    for rid in land.landmass_regions():
+        r = land.region(rid)
+        if r.kind == CONTINENT:
+            found.append((_found_value(r, wc, wp), rid))
+    found.sort(reverse=True)
+    return JudgeContext(_growth(state), weights, found)
+
+
+def _found_value(r: Region, wc: float, wp: float) -> float:
+    n = min(r.counts[WHEAT], R.FOLLOWERS_PER_CIVILIZATION)
+    return n * (r.counts[CHALICE] * wc + r.counts[PYRAMID] * wp + 0.3)
+
+
+def _civ_value(r: Region, weights: tuple[float, float], growth: tuple[float, float]) -> float:
+    """``_civ_values`` of one civilization (the same arithmetic, so the same float)."""
+    wc, wp = weights
+    gc, gp = growth
+    return (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
+
+
+def _worth(region_of: dict[str, Region], followers: list[dict[str, int]], seat: int,
+           ctx: JudgeContext) -> float:
     mine = 0.0
     others = 0.0
     for s, held in enumerate(followers):
-        vals = _civ_values(state, region_of, s, growth)
-        v = sum(n * vals.get(c, 0.0) for c, n in held.items())
+        # every civilization held is in ``region_of`` (``_judge`` drops the others)
+        w = ctx.weights[s]
+        v = sum(n * _civ_value(region_of[c], w, ctx.growth) for c, n in held.items())
         if s == seat:
             mine = v
         else:
@@ -185,8 +222,9 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     if len(replaces) > sample_replace:
         replaces = rng.sample(replaces, sample_replace)
     judged = []
+    ctx = judge_context(state, seat)
     for code in places + replaces:
-        v = _judge(state, seat, code) + rng.random() * noise
+        v = _judge(state, seat, code, ctx) + rng.random() * noise
         if code.startswith("replace"):
             v -= 0.5  # a replaced tile leaves the game: keep it for a real gain
         judged.append((v, code))
@@ -258,7 +296,9 @@ def _reply(state: dict, seat: int, rng: random.Random) -> dict:
         return state
     if len(legal) > REPLY_SAMPLE:
         legal = _reply_sample(state, legal, rng)
-    code = max(legal, key=lambda c: _judge(state, rival, c) - 0.5 * c.startswith("replace"))
+    ctx = judge_context(state, rival)
+    code = max(legal,
+               key=lambda c: _judge(state, rival, c, ctx) - 0.5 * c.startswith("replace"))
     return _play_turn(state, rival, code)
 
 
@@ -348,7 +388,11 @@ def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
     return out
 
 
-def _judge(state: dict, seat: int, code: str) -> float:
+def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -> float:
+    """The quick estimate of placement ``code``; ``ctx`` is ``judge_context(state, seat)``
+    (computed here when not given)."""
+    if ctx is None:
+        ctx = judge_context(state, seat)
     verb, tid, cell, rot = code.split()
     out = R.put_tile(state, verb, cell, tid, int(rot[1]))
     land = out.land
@@ -381,14 +425,13 @@ def _judge(state: dict, seat: int, code: str) -> float:
         for c in list(held):
             if c not in alive:
                 del held[c]
-    growth = _growth(state)
-    value = _worth(state, alive, followers, seat, growth)
+    value = _worth(alive, followers, seat, ctx)
     if out.costs_follower:
         held = followers[seat]
         if held:
-            vals = _civ_values(state, alive, seat, growth)
-            cheapest = min(held, key=lambda c: vals.get(c, 0.0))
-            value -= vals.get(cheapest, 0.0) + 0.5
+            vals = {c: _civ_value(alive[c], ctx.weights[seat], ctx.growth) for c in held}
+            cheapest = min(held, key=lambda c: vals[c])
+            value -= vals[cheapest] + 0.5
     # a temple pays now
     t = tile(state, tid)
     if t.temple is not None:
@@ -400,20 +443,21 @@ def _judge(state: dict, seat: int, code: str) -> float:
         if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
             value += region.counts[TEMPLES[kind]]
     # room to found a civilization next step
-    wc, wp = _weights(state, seat)
     taken = {r.id for r in alive.values()}
     best_found = 0.0
     if len(alive) < len(R.CIVILIZATIONS):
-        # only a region holding a landmass can be a continent (the many shore-only regions
-        # made this loop most of the estimate's time)
-        for rid in land.landmass_regions():
-            if rid in taken:
-                continue
+        # the continents the placement left alone were valued before it (best first);
+        # those it changed or made are valued here
+        changed = land.changed_regions()
+        for v, rid in ctx.found:
+            if rid not in taken and rid not in changed:
+                best_found = max(best_found, v)
+                break
+        wc, wp = ctx.weights[seat]
+        for rid in changed:
             r = land.region(rid)
-            if r.kind == CONTINENT:
-                n = min(r.counts[WHEAT], R.FOLLOWERS_PER_CIVILIZATION)
-                best_found = max(best_found,
-                                 n * (r.counts[CHALICE] * wc + r.counts[PYRAMID] * wp + 0.3))
+            if r.kind == CONTINENT and rid not in taken:
+                best_found = max(best_found, _found_value(r, wc, wp))
     return value + FOUND_WEIGHT * best_found
 
 

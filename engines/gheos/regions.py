@@ -284,6 +284,12 @@ class Land:
             _CONTACTS[id(self.regions)] = (self.regions, self.board, custom, groups)
         return groups
 
+    def changed_regions(self) -> set[int]:
+        """Ids of the regions whose parts :meth:`add` and :meth:`remove` changed since this
+        Land was built from its state (ids gone or new included); every other region is
+        the same, with the same summary, in both maps."""
+        return set(self._moved)
+
     def region_of(self, key: str) -> Region:
         return self.region(self.regions[key])
 
@@ -318,11 +324,19 @@ class Land:
                 continue
             keep = min(touching)
             self.regions[key] = keep
-            if len(touching) > 1:
-                for k, rid in self.regions.items():
-                    if rid in touching:
+            for rid in touching:
+                if rid != keep:
+                    for k in self._parts_now(rid, changed):
                         self.regions[k] = keep
         self._changed(changed)
+
+    def _parts_now(self, rid: int, changing: set[int]) -> list[str]:
+        """The parts of region ``rid`` on the map as it is, while regions ``changing`` (and
+        those changed before) are being changed: those of the starting map if the region
+        was left alone, else found on the map."""
+        if self._base is not None and rid not in self._moved and rid not in changing:
+            return self._base[0].get(rid, [])
+        return [k for k, r in self.regions.items() if r == rid]
 
     def remove(self, cell: str) -> None:
         """Take the tile at ``cell`` off the board and re-split the regions it was in."""

@@ -96,15 +96,18 @@ def put_tile(state: dict, verb: str, cell: str, tile_id: str, rotation: int) -> 
     """
     land = Land(state)
     members = land.members()
-    old = {c: list(members[land.regions[a]]) for c, a in state["civs"].items() if a is not None}
+    start = {c: land.regions[a] for c, a in state["civs"].items() if a is not None}
+    old = {c: list(members[rid]) for c, rid in start.items()}
     if verb == "replace":
         removed = set(land.parts_of(cell))
         land.remove(cell)
         old = {c: [k for k in ks if k not in removed] for c, ks in old.items()}
     land.add(cell, tile_id, rotation)
     out = Outcome(land, old_parts=old)
+    changed = land.changed_regions()
     for c, ks in old.items():
-        rids = sorted({land.regions[k] for k in ks})
+        # a region the move left alone keeps its id and parts (no need to look at them)
+        rids = [start[c]] if start[c] not in changed else sorted({land.regions[k] for k in ks})
         if len(rids) == 1 and land.region(rids[0]).kind == CONTINENT:
             out.stays[c] = rids[0]
         else:
