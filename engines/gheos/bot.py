@@ -30,8 +30,8 @@ from typing import Any, NamedTuple
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import CHALICE, PYRAMID, SWORDS, WHEAT, is_epoch, tile
-from engines.gheos.regions import CONTINENT, Land, Region, split_key
+from engines.gheos.data import CHALICE, PYRAMID, SWORDS, TEMPLES, WHEAT, is_epoch, tile
+from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
 
 LEVELS = ("easy", "normal")
 SAMPLE_PLACE = 48
@@ -191,10 +191,13 @@ def _worth(region_of: dict[str, Region], followers: list[dict[str, int]], seat: 
            ctx: JudgeContext) -> float:
     mine = 0.0
     others = 0.0
+    gc, gp = ctx.growth
     for s, held in enumerate(followers):
-        # every civilization held is in ``region_of`` (``_judge`` drops the others)
-        w = ctx.weights[s]
-        v = sum(n * _civ_value(region_of[c], w, ctx.growth) for c, n in held.items())
+        # every civilization held is in ``region_of`` (``_judge`` drops the others); the
+        # arithmetic of ``_civ_values``, written out (so the same floats)
+        wc, wp = ctx.weights[s]
+        v = sum(n * ((region_of[c].counts[CHALICE] + gc) * wc
+                     + (region_of[c].counts[PYRAMID] + gp) * wp) for c, n in held.items())
         if s == seat:
             mine = v
         else:
@@ -435,9 +438,6 @@ def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -
     # a temple pays now
     t = tile(state, tid)
     if t.temple is not None:
-        from engines.gheos.data import TEMPLES
-        from engines.gheos.regions import part_key
-
         idx, kind = t.temple
         region = land.region_of(part_key(cell, idx))
         if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):

@@ -314,20 +314,30 @@ class Land:
             if idx is not None:
                 self._landmass = self._landmass + [part_key(cell, idx)]
         changed: set[int] = set()
-        for key in self.parts_of(cell):
-            touching = {self.regions[o] for o in self.joined_parts(key)}
-            changed |= touching
+        board, regions = self.board, self.regions
+        neighbours = geometry.neighbours(cell)
+        # the parts' neighbours as in ``joined_parts``, written out: this is the hottest
+        # loop of the computer player's estimate
+        for idx, slots in enumerate(part_slots(self.tile_at(cell), rotation)):
+            key = part_key(cell, idx)
+            touching = set()
+            for slot in slots:
+                nb = neighbours[slot]
+                if nb is not None and nb in board:
+                    other = part_on_slot(self.tile_at(nb), board[nb][1])[slot]
+                    touching.add(regions[part_key(nb, other)])
             if not touching:
-                self.regions[key] = self.next_region
+                regions[key] = self.next_region
                 changed.add(self.next_region)
                 self.next_region += 1
                 continue
             keep = min(touching)
-            self.regions[key] = keep
+            regions[key] = keep
             for rid in touching:
                 if rid != keep:
                     for k in self._parts_now(rid, changed):
-                        self.regions[k] = keep
+                        regions[k] = keep
+            changed |= touching
         self._changed(changed)
 
     def _parts_now(self, rid: int, changing: set[int]) -> list[str]:
@@ -345,12 +355,20 @@ class Land:
         gone = self.parts_of(cell)
         if self._landmass is not None:
             self._landmass = [k for k in self._landmass if k not in gone]
+        # the parts left that touched the tile, by region: a region only splits if the tile
+        # joined two or more of them that nothing else joins
+        ends: dict[int, list[str]] = {}
+        for k in gone:
+            for o in self.joined_parts(k):
+                ends.setdefault(self.regions[o], []).append(o)
         affected = {self.regions.pop(k) for k in gone}
         del self.board[cell]
         self._tiles.pop(cell, None)
         first_new = self.next_region
         self._changed(affected)
         for rid in sorted(affected):
+            if _connected(self, ends.get(rid, [])):
+                continue  # still one piece (or gone): it keeps its id
             left = sorted((k for k in members.get(rid, ()) if k not in gone), key=_part_order)
             seen: set[str] = set()
             first = True
@@ -371,6 +389,26 @@ class Land:
 def _part_order(key: str) -> tuple[int, int, int]:
     cell, idx = split_key(key)
     return (*geometry.sort_key(cell), idx)
+
+
+def _connected(land: Land, keys: list[str]) -> bool:
+    """Are all ``keys`` in one piece of land? (a flood that stops once it has them all)"""
+    want = set(keys)
+    if len(want) < 2:
+        return True
+    start = keys[0]
+    want.discard(start)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for o in land.joined_parts(todo.pop()):
+            if o not in seen:
+                seen.add(o)
+                todo.append(o)
+                want.discard(o)
+                if not want:
+                    return True
+    return False
 
 
 def _flood(land: Land, start: str) -> set[str]:

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from engines.gheos import GAME
-from engines.gheos.regions import Land, Region
+from engines.gheos.regions import Land, Region, partition_from_scratch, partition_stored
 
 
 def summary(r: Region) -> tuple:
@@ -74,6 +74,7 @@ def test_changed_land_keeps_no_stale_summary():
                 # a stored map, read again, gives the same facts
                 after: dict[str, Any] = dict(state)
                 land.store(after)
+                assert partition_stored(after) == partition_from_scratch(after), code
                 assert facts(Land(after), range(land.next_region + 3)) == \
                     facts(fresh(land), range(land.next_region + 3)), code
                 checked += 1
