@@ -30,7 +30,16 @@ from typing import Any, NamedTuple
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import CHALICE, PYRAMID, SWORDS, TEMPLES, WHEAT, is_epoch, tile
+from engines.gheos.data import (
+    CHALICE,
+    PYRAMID,
+    SWORDS,
+    TEMPLES,
+    WHEAT,
+    epoch_count,
+    is_epoch,
+    tile,
+)
 from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
 
 LEVELS = ("easy", "normal")
@@ -125,7 +134,7 @@ def turns_left(state: dict) -> float:
     the k-th of its m epoch tiles comes on average after k / (m + 1) of its landscapes. Only
     what every player knows: the bag's size, and its epoch tiles (each is shown when drawn)."""
     bag = state["bag"]
-    m = sum(1 for t in bag if is_epoch(t))
+    m = epoch_count(bag)
     k = R.LAST_EPOCH[state["players"]] - state["epochs"]
     return k * (len(bag) - m) / (m + 1)
 
@@ -379,16 +388,12 @@ def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
     if len(regions) < 2:
         return set()
     civ_of = {r.id: c for c, r in regions.items()}
-    out: set[str] = set()
-    for group in land.contact_groups():
-        rids = group & civ_of.keys()
-        if len(rids) < 2:
-            continue
-        swords = {rid: land.region(rid).counts[SWORDS] for rid in rids}
-        top = max(swords.values())
-        tied = sum(n == top for n in swords.values()) > 1
-        out.update(civ_of[rid] for rid, n in swords.items() if n < top or tied)
-    return out
+    contacts = land.contacts()
+    swords = {rid: land.region(rid).counts[SWORDS] for rid in civ_of}
+    # a civilization is threatened where one tile could join it to another with at least as
+    # many swords (in a group of several the strongest alone is safe, unless tied)
+    return {c for rid, c in civ_of.items()
+            if any(swords[o] >= swords[rid] for o in contacts.get(rid, ()) if o in civ_of)}
 
 
 def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -> float:

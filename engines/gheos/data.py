@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from operator import methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,15 @@ EPOCH_IDS = tuple(f"E{i}" for i in range(1, EPOCH_COUNT + 1))
 
 def is_epoch(tile_id: str) -> bool:
     return tile_id.startswith("E")
+
+
+_IS_EPOCH = methodcaller("startswith", "E")
+
+
+def epoch_count(tile_ids: list[str]) -> int:
+    """How many of ``tile_ids`` are epoch tiles (``is_epoch``; the computer player counts
+    the bag's often)."""
+    return sum(map(_IS_EPOCH, tile_ids))
 
 
 @lru_cache(maxsize=256)

@@ -79,8 +79,15 @@ class Region:
 _SUMMARIES: dict[int, tuple] = {}
 #: id(board dict) -> (board, custom tiles, keys of the board's landmass parts), the same way
 _LANDMASS: dict[int, tuple] = {}
-#: id(regions dict) -> (regions, board, custom tiles, contact groups), the same way
+#: id(regions dict) -> (regions, board, custom tiles, contacts), the same way
 _CONTACTS: dict[int, tuple] = {}
+
+
+def _cache_put(cache: dict[int, tuple], key: int, entry: tuple) -> None:
+    """Keep ``entry`` under ``key``, dropping the oldest entry past 64."""
+    if key not in cache and len(cache) >= 64:
+        cache.pop(next(iter(cache)))
+    cache[key] = entry
 
 
 class Land:
@@ -103,7 +110,7 @@ class Land:
         self._summaries: dict[int, Region] = {}
         self._tiles: dict[str, Tile] = {}
         self._landmass: list[str] | None = None  # landmass part keys, kept up to date
-        self._contacts: list[frozenset[int]] | None = None
+        self._contacts: dict[int, frozenset[int]] | None = None
         # The map this Land started from (its members and shared summaries, see
         # ``members``) and the regions changed since: a region not changed has the same
         # parts, on the same tiles, in both maps, so its summary is the same in both and
@@ -126,6 +133,11 @@ class Land:
         state["board"] = self.board
         state["regions"] = self.regions
         state["next_region"] = self.next_region
+        # what this Land knows of the new map is cached for the Lands built on it next
+        self._remember(self.members())
+        if self._landmass is not None:
+            _cache_put(_LANDMASS, id(self.board),
+                       (self.board, self.state.get("custom_tiles"), self._landmass))
 
     # --- reading ---------------------------------------------------------------------------
     def tile_at(self, cell: str) -> Tile:
@@ -185,11 +197,13 @@ class Land:
         # the summaries kept are those of unchanged regions (see ``_changed``)
         self._members = m
         if not self._own:
-            if len(_SUMMARIES) >= 64:
-                _SUMMARIES.pop(next(iter(_SUMMARIES)))
-            _SUMMARIES[id(self.regions)] = (self.regions, self.board,
-                                            self.state.get("custom_tiles"), m, self._summaries)
+            self._remember(m)
         return m
+
+    def _remember(self, members: dict[int, list[str]]) -> None:
+        _cache_put(_SUMMARIES, id(self.regions), (self.regions, self.board,
+                                                  self.state.get("custom_tiles"), members,
+                                                  self._summaries))
 
     def region(self, rid: int) -> Region:
         r = self._summaries.get(rid)
@@ -245,15 +259,13 @@ class Land:
                 keys.append(part_key(cell, idx))
         self._landmass = keys
         if not self._own:
-            if len(_LANDMASS) >= 64:
-                _LANDMASS.pop(next(iter(_LANDMASS)))
-            _LANDMASS[id(self.board)] = (self.board, custom, keys)
+            _cache_put(_LANDMASS, id(self.board), (self.board, custom, keys))
         return keys
 
-    def contact_groups(self) -> list[frozenset[int]]:
-        """Groups of two or more regions that one tile could join: the regions whose land
-        faces one free cell, and those with parts in one tile without a pyramid (which may
-        be replaced by a landmass). Cached per map like the summaries."""
+    def contacts(self) -> dict[int, frozenset[int]]:
+        """For each region, the other regions one tile could join it to (see
+        :meth:`contact_groups`); regions with none are left out. Cached per map like the
+        summaries."""
         if self._contacts is not None:
             return self._contacts
         custom = self.state.get("custom_tiles")
@@ -262,6 +274,20 @@ class Land:
                 and hit[2] is custom:
             self._contacts = hit[3]
             return hit[3]
+        joined: dict[int, set[int]] = {}
+        for group in self.contact_groups():
+            for rid in group:
+                joined.setdefault(rid, set()).update(group)
+        out = {rid: frozenset(others - {rid}) for rid, others in joined.items()}
+        self._contacts = out
+        if not self._own:
+            _cache_put(_CONTACTS, id(self.regions), (self.regions, self.board, custom, out))
+        return out
+
+    def contact_groups(self) -> list[frozenset[int]]:
+        """Groups of two or more regions that one tile could join: the regions whose land
+        faces one free cell, and those with parts in one tile without a pyramid (which may
+        be replaced by a landmass)."""
         board, regions = self.board, self.regions
         facing: dict[str, set[int]] = {}
         groups: list[frozenset[int]] = []
@@ -276,13 +302,7 @@ class Land:
                 rids = {regions[part_key(cell, i)] for i in range(len(t.parts))}
                 if len(rids) > 1:
                     groups.append(frozenset(rids))
-        groups += [frozenset(rids) for rids in facing.values() if len(rids) > 1]
-        self._contacts = groups
-        if not self._own:
-            if len(_CONTACTS) >= 64:
-                _CONTACTS.pop(next(iter(_CONTACTS)))
-            _CONTACTS[id(self.regions)] = (self.regions, self.board, custom, groups)
-        return groups
+        return groups + [frozenset(rids) for rids in facing.values() if len(rids) > 1]
 
     def changed_regions(self) -> set[int]:
         """Ids of the regions whose parts :meth:`add` and :meth:`remove` changed since this

@@ -27,7 +27,7 @@ def facts(land: Land, extra_ids: range) -> dict[str, Any]:
     return {"members": {rid: list(ks) for rid, ks in land.members().items()},
             "regions": [summary(land.region(rid)) for rid in ids],
             "landmass": land.landmass_regions(),
-            "contacts": sorted(sorted(g) for g in land.contact_groups())}
+            "contacts": land.contacts()}
 
 
 def warm(land: Land) -> None:
