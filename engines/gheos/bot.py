@@ -369,11 +369,17 @@ def _value(state: dict, seat: int) -> float:
         regions = R.civilization_regions(land, state)
         keep = {c: 1.0 - THREAT for c in threatened(land, regions)}
         worth = []
-        growth = _growth(state)
+        gc, gp = _growth(state)
         for s, held in enumerate(state["followers"]):
-            vals = _civ_values(state, regions, s, growth)
-            worth.append(totals[s] + sum(n * vals.get(c, 0.0) * keep.get(c, 1.0)
-                                         for c, n in held.items()))
+            wc, wp = _weights(state, s)
+            v = 0.0
+            for c, n in held.items():
+                # ``_civ_values`` of the civilizations held only (the same arithmetic)
+                r = regions.get(c)
+                val = 0.0 if r is None else \
+                    (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
+                v += n * val * keep.get(c, 1.0)
+            worth.append(totals[s] + v)
     rival = max(w for s, w in enumerate(worth) if s != seat)
     weight = RIVAL_WEIGHT_2P if len(worth) == 2 else RIVAL_WEIGHT
     return worth[seat] - weight * rival

@@ -133,8 +133,15 @@ class Land:
         state["board"] = self.board
         state["regions"] = self.regions
         state["next_region"] = self.next_region
-        # what this Land knows of the new map is cached for the Lands built on it next
-        self._remember(self.members())
+        # what this Land knows of the new map is cached for the Lands built on it next,
+        # with the summaries of the regions left alone since the starting map
+        members = self.members()
+        if self._base is not None:
+            moved, summaries = self._moved, self._summaries
+            for rid, r in self._base[1].items():
+                if rid not in moved and rid not in summaries:
+                    summaries[rid] = r
+        self._remember(members)
         if self._landmass is not None:
             _cache_put(_LANDMASS, id(self.board),
                        (self.board, self.state.get("custom_tiles"), self._landmass))
