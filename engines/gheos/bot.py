@@ -169,6 +169,9 @@ class JudgeContext(NamedTuple):
     #: (value of founding there for the judging seat, region id) of each continent on the
     #: map before the placement, best first; a placement changes only a few regions
     found: list[tuple[float, int]]
+    #: cell -> the map with its tile lifted (``rules.lift_tile``), filled as replacements
+    #: are judged: every tile and rotation on one cell starts from the same
+    lifted: dict[str, R.Lifted]
 
 
 def judge_context(state: dict, seat: int) -> JudgeContext:
@@ -181,7 +184,7 @@ def judge_context(state: dict, seat: int) -> JudgeContext:
         if r.kind == CONTINENT:
             found.append((_found_value(r, wc, wp), rid))
     found.sort(reverse=True)
-    return JudgeContext(_growth(state), weights, found)
+    return JudgeContext(_growth(state), weights, found, {})
 
 
 def _found_value(r: Region, wc: float, wp: float) -> float:
@@ -408,7 +411,12 @@ def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -
     if ctx is None:
         ctx = judge_context(state, seat)
     verb, tid, cell, rot = code.split()
-    out = R.put_tile(state, verb, cell, tid, int(rot[1]))
+    lifted = None
+    if verb == "replace":
+        lifted = ctx.lifted.get(cell)
+        if lifted is None:
+            lifted = ctx.lifted[cell] = R.lift_tile(state, cell)
+    out = R.put_tile(state, verb, cell, tid, int(rot[1]), lifted)
     land = out.land
     followers = [dict(f) for f in state["followers"]]
     alive: dict[str, Region] = {c: land.region(rid) for c, rid in out.stays.items()}

@@ -146,6 +146,20 @@ class Land:
             _cache_put(_LANDMASS, id(self.board),
                        (self.board, self.state.get("custom_tiles"), self._landmass))
 
+    def copy(self) -> Land:
+        """A working copy: changing either Land leaves the other as it is (both share their
+        dicts until one of them writes, and then copies them)."""
+        other = Land(self.state)
+        self._own = False
+        other.board, other.regions, other.next_region = self.board, self.regions, \
+            self.next_region
+        # the same map: the same facts (none of these is changed in place)
+        other._members, other._summaries = self._members, self._summaries
+        other._landmass, other._contacts = self._landmass, self._contacts
+        other._base, other._moved = self._base, set(self._moved)
+        other._tiles = dict(self._tiles)
+        return other
+
     # --- reading ---------------------------------------------------------------------------
     def tile_at(self, cell: str) -> Tile:
         t = self._tiles.get(cell)

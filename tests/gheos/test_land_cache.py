@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from engines.gheos import GAME
+from engines.gheos import rules as R
 from engines.gheos.regions import Land, Region, partition_from_scratch, partition_stored
 
 
@@ -49,7 +50,7 @@ def tile_states(players: int, seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def test_changed_land_keeps_no_stale_summary():
+def test_changed_land_keeps_no_stale_summary() -> None:
     checked = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -78,4 +79,28 @@ def test_changed_land_keeps_no_stale_summary():
                 assert facts(Land(after), range(land.next_region + 3)) == \
                     facts(fresh(land), range(land.next_region + 3)), code
                 checked += 1
+    assert checked > 300
+
+
+def outcome(out: R.Outcome) -> tuple:
+    return (out.stays, out.migrations, out.old_parts,
+            facts(out.land, range(out.land.next_region + 3)))
+
+
+def test_a_lifted_map_shared_by_several_replacements_gives_their_own_outcomes() -> None:
+    checked = 0
+    for seed in range(6):
+        for state in tile_states(2 + seed % 3, seed)[::3]:
+            codes = [c.split() for c in GAME.legal_actions(state, state["turn"])
+                     if c.startswith("replace")]
+            lifted: dict[str, R.Lifted] = {}
+            for verb, tid, cell, rot in codes:
+                shared = lifted.setdefault(cell, R.lift_tile(state, cell))
+                out = R.put_tile(state, verb, cell, tid, int(rot[1]), shared)
+                alone = R.put_tile(state, verb, cell, tid, int(rot[1]))
+                assert outcome(out) == outcome(alone), (cell, tid, rot)
+                checked += 1
+            for shared in lifted.values():  # the lifted maps were not changed
+                assert facts(shared.land, range(shared.land.next_region + 3)) == \
+                    facts(fresh(shared.land), range(shared.land.next_region + 3))
     assert checked > 300
