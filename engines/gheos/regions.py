@@ -13,6 +13,7 @@ was in. :func:`partition_from_scratch` recomputes it independently for the tests
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -76,17 +77,18 @@ class Region:
 
 #: id(regions dict) -> (regions, board, custom tiles, members, summaries); entries keep
 #: their dicts alive, so an id is never reused while cached
-_SUMMARIES: dict[int, tuple] = {}
+_SUMMARIES: OrderedDict[int, tuple] = OrderedDict()
 #: id(board dict) -> (board, custom tiles, keys of the board's landmass parts), the same way
-_LANDMASS: dict[int, tuple] = {}
+_LANDMASS: OrderedDict[int, tuple] = OrderedDict()
 #: id(regions dict) -> (regions, board, custom tiles, contacts), the same way
-_CONTACTS: dict[int, tuple] = {}
+_CONTACTS: OrderedDict[int, tuple] = OrderedDict()
 
 
-def _cache_put(cache: dict[int, tuple], key: int, entry: tuple) -> None:
-    """Keep ``entry`` under ``key``, dropping the oldest entry past 64."""
+def _cache_put(cache: OrderedDict[int, tuple], key: int, entry: tuple) -> None:
+    """Keep ``entry`` under ``key``, dropping the oldest entry past 64 (an OrderedDict: a
+    plain dict emptied from the front makes finding its first entry ever slower)."""
     if key not in cache and len(cache) >= 64:
-        cache.pop(next(iter(cache)))
+        cache.popitem(last=False)
     cache[key] = entry
 
 
