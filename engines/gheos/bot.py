@@ -204,12 +204,15 @@ def _worth(region_of: dict[str, Region], followers: list[dict[str, int]], seat: 
     mine = 0.0
     others = 0.0
     gc, gp = ctx.growth
+    # the arithmetic of ``_civ_values``, written out (so the same floats); every
+    # civilization held is in ``region_of`` (``_judge`` drops the others)
+    grown = {c: (r.counts[CHALICE] + gc, r.counts[PYRAMID] + gp) for c, r in region_of.items()}
     for s, held in enumerate(followers):
-        # every civilization held is in ``region_of`` (``_judge`` drops the others); the
-        # arithmetic of ``_civ_values``, written out (so the same floats)
         wc, wp = ctx.weights[s]
-        v = sum(n * ((region_of[c].counts[CHALICE] + gc) * wc
-                     + (region_of[c].counts[PYRAMID] + gp) * wp) for c, n in held.items())
+        v = 0.0
+        for c, n in held.items():
+            ch, py = grown[c]
+            v += n * (ch * wc + py * wp)
         if s == seat:
             mine = v
         else:

@@ -32,6 +32,11 @@ class Part:
     edges: tuple[int, ...]
     symbols: tuple[str, ...]
 
+    @cached_property
+    def normal_symbols(self) -> tuple[str, ...]:
+        """The symbols without temples (which are not normal symbols)."""
+        return tuple(s for s in self.symbols if s not in TEMPLES)
+
 
 @dataclass(frozen=True, eq=False)  # identity hash: tiles are keys of hot caches
 class Tile:

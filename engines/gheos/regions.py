@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from engines.gheos import geometry
-from engines.gheos.data import LANDMASS, TEMPLES, Tile, part_on_slot, part_slots, tile
+from engines.gheos.data import LANDMASS, Tile, part_on_slot, part_slots, tile
 
 CONTINENT, ISLAND, OPEN = "continent", "island", "open"
 
@@ -237,6 +237,10 @@ class Land:
             r = summaries.get(rid)
             if r is None:
                 r = summaries[rid] = self._summarise(rid, members.get(rid, []))
+        elif self._own and self._members is None:
+            # a changed map: the parts of the one region asked, in the map's order (cheaper
+            # than all the members when few regions changed)
+            r = self._summarise(rid, [k for k, x in self.regions.items() if x == rid])
         else:
             members = self.members()
             r = self._summaries.get(rid)  # summaries cached with the members
@@ -247,18 +251,20 @@ class Land:
         return r
 
     def _summarise(self, rid: int, parts: list[str]) -> Region:
-        r = Region(rid, parts, set(), [], Counts())
+        cells: set[str] = set()
+        landmass: list[str] = []
+        counts = Counts()
+        count = counts.get  # not ``counts[sym] += 1``: a missing key calls __missing__
         for key in parts:
             cell, idx = split_key(key)
-            r.cells.add(cell)
+            cells.add(cell)
             p = self.tile_at(cell).parts[idx]
             if p.kind == LANDMASS:
-                r.landmass_cells.append(cell)
-            for sym in p.symbols:
-                if sym not in TEMPLES:
-                    r.counts[sym] += 1
-        r.landmass_cells.sort(key=geometry.sort_key)
-        return r
+                landmass.append(cell)
+            for sym in p.normal_symbols:
+                counts[sym] = count(sym, 0) + 1
+        landmass.sort(key=geometry.sort_key)
+        return Region(rid, parts, cells, landmass, counts)
 
     def landmass_regions(self) -> set[int]:
         """Ids of the regions that hold at least one landmass part."""
