@@ -273,9 +273,10 @@ def _play_turn(state: dict, seat: int, code: str) -> dict:
     s, _ = GAME.apply(state, seat, code)
     while s["phase"] in ("resolve", "civ") and s["turn"] == seat:
         legal = GAME.legal_actions(s, seat)
-        resolving = s["phase"] == "resolve"
-        pick = _resolve(s, seat, legal) if resolving else _best_civ(s, seat, legal)
-        s, _ = GAME.apply(s, seat, pick)
+        if s["phase"] == "resolve":
+            s, _ = GAME.apply(s, seat, _resolve(s, seat, legal))
+        else:
+            _, s = _best_civ_after(s, seat, legal)  # the state its choice was valued on
     return s
 
 
@@ -351,6 +352,11 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
     """Found or take: whichever leaves the best position. Founding on one continent is
     worth the same in any free colour (a free colour has all its followers in the supply),
     so one colour per continent is tried."""
+    return _best_civ_after(state, seat, legal)[0]
+
+
+def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict]:
+    """``_best_civ``'s choice and the state it leaves (the first of the best, as ``max``)."""
     from engines.gheos import GAME
 
     tried, cells = [], set()
@@ -361,7 +367,15 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
                 continue
             cells.add(parts[2])
         tried.append(a)
-    return max(tried, key=lambda a: _value(GAME.apply(state, seat, a)[0], seat))
+    best: tuple[float, str, dict] | None = None
+    for a in tried:
+        after = GAME.apply(state, seat, a)[0]
+        v = _value(after, seat)
+        if best is None or v > best[0]:
+            best = (v, a, after)
+    if best is None:
+        raise ValueError(f"seat {seat} has no civilization action")
+    return best[1], best[2]
 
 
 def _value(state: dict, seat: int) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engines.gheos import geometry
@@ -39,6 +39,17 @@ def part_key(cell: str, index: int) -> str:
 def landmass_index(t: Tile) -> int | None:
     """Index of the tile's landmass part (a tile has at most one), or None."""
     return next((i for i, p in enumerate(t.parts) if p.kind == LANDMASS), None)
+
+
+@lru_cache(maxsize=1 << 16)
+def _sides(cell: str, t: Tile, rotation: int) -> tuple[tuple[tuple[str, str], ...],
+                                                     tuple[str, ...]]:
+    """Of tile ``t`` on ``cell``: (neighbour cell, key of the part facing it) across each
+    edge with a cell of the table behind it, and the keys of all its parts."""
+    on_slot = part_on_slot(t, rotation)
+    sides = tuple((nb, part_key(cell, on_slot[slot]))
+                  for slot, nb in enumerate(geometry.neighbours(cell)) if nb is not None)
+    return sides, tuple(part_key(cell, i) for i in range(len(t.parts)))
 
 
 class Counts(dict[str, int]):
@@ -322,13 +333,16 @@ class Land:
         groups: list[frozenset[int]] = []
         for cell, (_, rot) in board.items():
             t = self.tile_at(cell)
-            on_slot = part_on_slot(t, rot)
-            for slot, nb in enumerate(geometry.neighbours(cell)):
-                if nb is not None and nb not in board:
-                    rid = regions[part_key(cell, on_slot[slot])]
-                    facing.setdefault(nb, set()).add(rid)
-            if not t.has_pyramid:
-                rids = {regions[part_key(cell, i)] for i in range(len(t.parts))}
+            sides, keys = _sides(cell, t, rot)
+            for nb, key in sides:
+                if nb not in board:
+                    rids = facing.get(nb)
+                    if rids is None:
+                        facing[nb] = {regions[key]}
+                    else:
+                        rids.add(regions[key])
+            if len(keys) > 1 and not t.has_pyramid:
+                rids = {regions[k] for k in keys}
                 if len(rids) > 1:
                     groups.append(frozenset(rids))
         return groups + [frozenset(rids) for rids in facing.values() if len(rids) > 1]
