@@ -155,6 +155,7 @@ def distinct_rotations(t: Tile) -> tuple[int, ...]:
     return tuple(sorted(seen.values()))
 
 
+@lru_cache(maxsize=4096)
 def canonical_rotation(t: Tile, rotation: int) -> int:
     form = tuple(sorted((_slots(t, rotation)[i], p.symbols) for i, p in enumerate(t.parts)))
     for r in distinct_rotations(t):

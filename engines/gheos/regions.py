@@ -108,6 +108,14 @@ class Land:
 
     Built from a state (copying the two dicts), changed by :meth:`add`/:meth:`remove`, and
     written back with :meth:`store`.
+
+    What is read from a map (members, region summaries, landmass parts, contacts) is cached
+    with the map's dicts, which a state never changes in place, so a cache entry cannot go
+    stale; a Land that changes its map copies the dicts first and keeps only what the
+    change left true: the summaries of the regions it did not touch
+    (:meth:`changed_regions`). tests/gheos/test_land_cache.py checks every cached fact
+    against a Land that never saw the old map. The computer player judges hundreds of
+    placements on one map per move; this is what keeps that within its time budget.
     """
 
     def __init__(self, state: dict[str, Any]) -> None:
