@@ -153,7 +153,8 @@ def speed(args: argparse.Namespace, impls: list[Impl]) -> None:
               f"median / p99 over the states of each state's fastest of {args.runs} runs "
               f"(the versions alternate state by state)")
         # per version and measure: each state's times, one per run
-        times = {i.name: {w: [[] for _ in states] for w in WHAT} for i in impls}
+        times: dict[str, dict[str, list[list[float]]]] = {
+            i.name: {w: [[] for _ in states] for w in WHAT} for i in impls}
         for k, (state, seat) in enumerate(states):
             codes = set()
             for _ in range(args.runs):
