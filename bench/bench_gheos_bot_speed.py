@@ -14,10 +14,11 @@ Not a test:
     python bench/bench_gheos_bot_speed.py --identity [--baseline main]
 
 ``--baseline REV`` loads ``engines/gheos`` of git revision REV (``git archive``) into a
-temporary package, so the old and the new code run side by side in one process; the runs
-alternate (the machine's load weighs on both alike), each reports the median and p99 over the
-states, and the figures printed are medians of the runs. Both must choose the same action in
-every state, or the bench stops.
+temporary package, so the old and the new code run side by side in one process. The
+versions alternate state by state (the machine's load weighs on both alike); each state's
+time is the fastest of ``--runs`` (the load only ever adds), and the figures are the median
+and p99 of those over the states, with the median of the states' old/new ratios. Both must
+choose the same action in every state, or the bench stops.
 
 ``--identity`` plays seeded games of ``normal`` against ``baseline`` (30 with 3 players, 10
 with 4, 10 with 2; ``--wide`` with the wide settings) with this checkout and with REV, each
