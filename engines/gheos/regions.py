@@ -159,7 +159,9 @@ class Land:
         members = self.members()
         if self._base is not None:
             moved, summaries = self._moved, self._summaries
-            for rid, r in self._base[1].items():
+            # a snapshot: the starting map's summaries are shared, and another Land (in
+            # another thread) may add to them meanwhile
+            for rid, r in list(self._base[1].items()):
                 if rid not in moved and rid not in summaries:
                     summaries[rid] = r
         self._remember(members)
@@ -218,7 +220,7 @@ class Land:
         self._moved |= ids
         self._members = None
         self._contacts = None
-        self._summaries = {rid: r for rid, r in self._summaries.items() if rid not in ids}
+        self._summaries = {rid: r for rid, r in list(self._summaries.items()) if rid not in ids}
 
     def members(self) -> dict[int, list[str]]:
         """Region id -> its parts (cached per region dict while it is shared)."""
