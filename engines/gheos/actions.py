@@ -88,16 +88,21 @@ def tile_actions(state: dict[str, Any], seat: int, first_only: bool = False) -> 
     hand = sorted(state["hands"][seat], key=tile_sort)
     careful = R.followers_of(state, seat) == 0
     land = Land(state) if careful else None
+    lifted: dict[str, R.Lifted] = {}  # a replacement's first half, shared by its tiles
     out: list[str] = []
-    cells = frontier(state["board"])
-    replace = sorted((c for c in state["board"] if R.replaceable(state, c)),
-                     key=geometry.sort_key)
-    for verb, where in (("place", cells), ("replace", replace)):
+    for verb in ("place", "replace"):
+        # the cells are found only when needed (``first_only`` often stops at a placement)
+        if verb == "place":
+            where = frontier(state["board"])
+        else:
+            where = sorted((c for c in state["board"] if R.replaceable(state, c)),
+                           key=geometry.sort_key)
         for tid in hand:
             rots = distinct_rotations(tile(state, tid))
             for cell in where:
                 for r in rots:
-                    if land is not None and conflict(state, land, verb, cell, tid, r):
+                    if land is not None and conflict(state, land, verb, cell, tid, r,
+                                                     lifted):
                         continue
                     out.append(f"{verb} {tid} {cell} r{r}")
                     if first_only:
@@ -113,9 +118,11 @@ def civ_actions(state: dict[str, Any]) -> list[str]:
     return out + [f"take {c}" for c in R.takeable(state)]
 
 
-def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int) -> bool:
+def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int,
+             lifted: dict[str, R.Lifted] | None = None) -> bool:
     """Would this placement start a war or a migration? (only asked for a player with no
-    follower to pay with, so it is worth being quick)"""
+    follower to pay with, so it is worth being quick; ``lifted`` keeps the maps with a tile
+    lifted for the next replacement on that cell)"""
     inhabited = {land.regions[a] for a in s["civs"].values() if a is not None}
     if verb == "replace":
         removed = {land.regions[k] for k in land.parts_of(cell)}
@@ -123,7 +130,11 @@ def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int) -> b
                    if (o := land.across(cell, slot)) is not None}
         if removed & inhabited or removed & touched:
             # a split is possible: work it out in full
-            return R.put_tile(s, verb, cell, tid, rot).costs_follower
+            if lifted is None:
+                return R.put_tile(s, verb, cell, tid, rot).costs_follower
+            if cell not in lifted:
+                lifted[cell] = R.lift_tile(s, cell)
+            return R.put_tile(s, verb, cell, tid, rot, lifted[cell]).costs_follower
     if len(inhabited) < 2:
         return False
     # the new tile's parts link the regions they touch; a region touched by two parts

@@ -26,11 +26,20 @@ spends tokens early. Deterministic given ``rng``; a failure raises (no fallback)
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.gheos import geometry
 from engines.gheos import rules as R
-from engines.gheos.data import CHALICE, PYRAMID, SWORDS, WHEAT, is_epoch, part_on_slot, tile
+from engines.gheos.data import (
+    CHALICE,
+    PYRAMID,
+    SWORDS,
+    TEMPLES,
+    WHEAT,
+    epoch_count,
+    is_epoch,
+    tile,
+)
 from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
 
 LEVELS = ("easy", "normal")
@@ -125,7 +134,7 @@ def turns_left(state: dict) -> float:
     the k-th of its m epoch tiles comes on average after k / (m + 1) of its landscapes. Only
     what every player knows: the bag's size, and its epoch tiles (each is shown when drawn)."""
     bag = state["bag"]
-    m = sum(1 for t in bag if is_epoch(t))
+    m = epoch_count(bag)
     k = R.LAST_EPOCH[state["players"]] - state["epochs"]
     return k * (len(bag) - m) / (m + 1)
 
@@ -151,13 +160,59 @@ def _civ_values(state: dict, region_of: dict[str, Region], seat: int,
             for c, r in region_of.items()}
 
 
-def _worth(state: dict, region_of: dict[str, Region], followers: list[dict[str, int]],
-           seat: int, growth: tuple[float, float]) -> float:
+class JudgeContext(NamedTuple):
+    """What the quick estimate of one position needs whatever the placement: computed once
+    per decision (counting the bag and valuing every continent is not free)."""
+
+    growth: tuple[float, float]  # see ``_growth``
+    weights: list[tuple[float, float]]  # ``_weights`` of each seat
+    #: (value of founding there for the judging seat, region id) of each continent on the
+    #: map before the placement, best first; a placement changes only a few regions
+    found: list[tuple[float, int]]
+    #: cell -> the map with its tile lifted (``rules.lift_tile``), filled as replacements
+    #: are judged: every tile and rotation on one cell starts from the same
+    lifted: dict[str, R.Lifted]
+
+
+def judge_context(state: dict, seat: int) -> JudgeContext:
+    weights = [_weights(state, s) for s in range(len(state["followers"]))]
+    wc, wp = weights[seat]
+    land = Land(state)
+    found = []
+    for rid in land.landmass_regions():
+        r = land.region(rid)
+        if r.kind == CONTINENT:
+            found.append((_found_value(r, wc, wp), rid))
+    found.sort(reverse=True)
+    return JudgeContext(_growth(state), weights, found, {})
+
+
+def _found_value(r: Region, wc: float, wp: float) -> float:
+    n = min(r.counts[WHEAT], R.FOLLOWERS_PER_CIVILIZATION)
+    return n * (r.counts[CHALICE] * wc + r.counts[PYRAMID] * wp + 0.3)
+
+
+def _civ_value(r: Region, weights: tuple[float, float], growth: tuple[float, float]) -> float:
+    """``_civ_values`` of one civilization (the same arithmetic, so the same float)."""
+    wc, wp = weights
+    gc, gp = growth
+    return (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
+
+
+def _worth(region_of: dict[str, Region], followers: list[dict[str, int]], seat: int,
+           ctx: JudgeContext) -> float:
     mine = 0.0
     others = 0.0
+    gc, gp = ctx.growth
+    # the arithmetic of ``_civ_values``, written out (so the same floats); every
+    # civilization held is in ``region_of`` (``_judge`` drops the others)
+    grown = {c: (r.counts[CHALICE] + gc, r.counts[PYRAMID] + gp) for c, r in region_of.items()}
     for s, held in enumerate(followers):
-        vals = _civ_values(state, region_of, s, growth)
-        v = sum(n * vals.get(c, 0.0) for c, n in held.items())
+        wc, wp = ctx.weights[s]
+        v = 0.0
+        for c, n in held.items():
+            ch, py = grown[c]
+            v += n * (ch * wc + py * wp)
         if s == seat:
             mine = v
         else:
@@ -185,8 +240,9 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     if len(replaces) > sample_replace:
         replaces = rng.sample(replaces, sample_replace)
     judged = []
+    ctx = judge_context(state, seat)
     for code in places + replaces:
-        v = _judge(state, seat, code) + rng.random() * noise
+        v = _judge(state, seat, code, ctx) + rng.random() * noise
         if code.startswith("replace"):
             v -= 0.5  # a replaced tile leaves the game: keep it for a real gain
         judged.append((v, code))
@@ -217,9 +273,10 @@ def _play_turn(state: dict, seat: int, code: str) -> dict:
     s, _ = GAME.apply(state, seat, code)
     while s["phase"] in ("resolve", "civ") and s["turn"] == seat:
         legal = GAME.legal_actions(s, seat)
-        resolving = s["phase"] == "resolve"
-        pick = _resolve(s, seat, legal) if resolving else _best_civ(s, seat, legal)
-        s, _ = GAME.apply(s, seat, pick)
+        if s["phase"] == "resolve":
+            s, _ = GAME.apply(s, seat, _resolve(s, seat, legal))
+        else:
+            _, s = _best_civ_after(s, seat, legal)  # the state its choice was valued on
     return s
 
 
@@ -258,7 +315,9 @@ def _reply(state: dict, seat: int, rng: random.Random) -> dict:
         return state
     if len(legal) > REPLY_SAMPLE:
         legal = _reply_sample(state, legal, rng)
-    code = max(legal, key=lambda c: _judge(state, rival, c) - 0.5 * c.startswith("replace"))
+    ctx = judge_context(state, rival)
+    code = max(legal,
+               key=lambda c: _judge(state, rival, c, ctx) - 0.5 * c.startswith("replace"))
     return _play_turn(state, rival, code)
 
 
@@ -293,6 +352,11 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
     """Found or take: whichever leaves the best position. Founding on one continent is
     worth the same in any free colour (a free colour has all its followers in the supply),
     so one colour per continent is tried."""
+    return _best_civ_after(state, seat, legal)[0]
+
+
+def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict]:
+    """``_best_civ``'s choice and the state it leaves (the first of the best, as ``max``)."""
     from engines.gheos import GAME
 
     tried, cells = [], set()
@@ -303,7 +367,15 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
                 continue
             cells.add(parts[2])
         tried.append(a)
-    return max(tried, key=lambda a: _value(GAME.apply(state, seat, a)[0], seat))
+    best: tuple[float, str, dict] | None = None
+    for a in tried:
+        after = GAME.apply(state, seat, a)[0]
+        v = _value(after, seat)
+        if best is None or v > best[0]:
+            best = (v, a, after)
+    if best is None:
+        raise ValueError(f"seat {seat} has no civilization action")
+    return best[1], best[2]
 
 
 def _value(state: dict, seat: int) -> float:
@@ -317,11 +389,17 @@ def _value(state: dict, seat: int) -> float:
         regions = R.civilization_regions(land, state)
         keep = {c: 1.0 - THREAT for c in threatened(land, regions)}
         worth = []
-        growth = _growth(state)
+        gc, gp = _growth(state)
         for s, held in enumerate(state["followers"]):
-            vals = _civ_values(state, regions, s, growth)
-            worth.append(totals[s] + sum(n * vals.get(c, 0.0) * keep.get(c, 1.0)
-                                         for c, n in held.items()))
+            wc, wp = _weights(state, s)
+            v = 0.0
+            for c, n in held.items():
+                # ``_civ_values`` of the civilizations held only (the same arithmetic)
+                r = regions.get(c)
+                val = 0.0 if r is None else \
+                    (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
+                v += n * val * keep.get(c, 1.0)
+            worth.append(totals[s] + v)
     rival = max(w for s, w in enumerate(worth) if s != seat)
     weight = RIVAL_WEIGHT_2P if len(worth) == 2 else RIVAL_WEIGHT
     return worth[seat] - weight * rival
@@ -336,35 +414,26 @@ def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
     if len(regions) < 2:
         return set()
     civ_of = {r.id: c for c, r in regions.items()}
-    board = land.board
-    gates: dict[str, set[int]] = {}
-    for cell, (_, rot) in board.items():
-        t = land.tile_at(cell)
-        on_slot = part_on_slot(t, rot)
-        for slot, nb in enumerate(geometry.neighbours(cell)):
-            if nb is None or nb in board:
-                continue
-            rid = land.regions[part_key(cell, on_slot[slot])]
-            if rid in civ_of:
-                gates.setdefault(nb, set()).add(rid)
-        if not t.has_pyramid:
-            rids = {land.regions[part_key(cell, i)] for i in range(len(t.parts))} & civ_of.keys()
-            if len(rids) > 1:
-                gates.setdefault(cell, set()).update(rids)
-    out: set[str] = set()
-    for rids in gates.values():
-        if len(rids) < 2:
-            continue
-        swords = {rid: land.region(rid).counts[SWORDS] for rid in rids}
-        top = max(swords.values())
-        tied = sum(n == top for n in swords.values()) > 1
-        out.update(civ_of[rid] for rid, n in swords.items() if n < top or tied)
-    return out
+    contacts = land.contacts()
+    swords = {rid: land.region(rid).counts[SWORDS] for rid in civ_of}
+    # a civilization is threatened where one tile could join it to another with at least as
+    # many swords (in a group of several the strongest alone is safe, unless tied)
+    return {c for rid, c in civ_of.items()
+            if any(swords[o] >= swords[rid] for o in contacts.get(rid, ()) if o in civ_of)}
 
 
-def _judge(state: dict, seat: int, code: str) -> float:
+def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -> float:
+    """The quick estimate of placement ``code``; ``ctx`` is ``judge_context(state, seat)``
+    (computed here when not given)."""
+    if ctx is None:
+        ctx = judge_context(state, seat)
     verb, tid, cell, rot = code.split()
-    out = R.put_tile(state, verb, cell, tid, int(rot[1]))
+    lifted = None
+    if verb == "replace":
+        lifted = ctx.lifted.get(cell)
+        if lifted is None:
+            lifted = ctx.lifted[cell] = R.lift_tile(state, cell)
+    out = R.put_tile(state, verb, cell, tid, int(rot[1]), lifted)
     land = out.land
     followers = [dict(f) for f in state["followers"]]
     alive: dict[str, Region] = {c: land.region(rid) for c, rid in out.stays.items()}
@@ -395,39 +464,36 @@ def _judge(state: dict, seat: int, code: str) -> float:
         for c in list(held):
             if c not in alive:
                 del held[c]
-    growth = _growth(state)
-    value = _worth(state, alive, followers, seat, growth)
+    value = _worth(alive, followers, seat, ctx)
     if out.costs_follower:
         held = followers[seat]
         if held:
-            vals = _civ_values(state, alive, seat, growth)
-            cheapest = min(held, key=lambda c: vals.get(c, 0.0))
-            value -= vals.get(cheapest, 0.0) + 0.5
+            vals = {c: _civ_value(alive[c], ctx.weights[seat], ctx.growth) for c in held}
+            cheapest = min(held, key=lambda c: vals[c])
+            value -= vals[cheapest] + 0.5
     # a temple pays now
     t = tile(state, tid)
     if t.temple is not None:
-        from engines.gheos.data import TEMPLES
-        from engines.gheos.regions import part_key
-
         idx, kind = t.temple
         region = land.region_of(part_key(cell, idx))
         if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
             value += region.counts[TEMPLES[kind]]
     # room to found a civilization next step
-    wc, wp = _weights(state, seat)
     taken = {r.id for r in alive.values()}
     best_found = 0.0
     if len(alive) < len(R.CIVILIZATIONS):
-        # only a region holding a landmass can be a continent (the many shore-only regions
-        # made this loop most of the estimate's time)
-        for rid in land.landmass_regions():
-            if rid in taken:
-                continue
+        # the continents the placement left alone were valued before it (best first);
+        # those it changed or made are valued here
+        changed = land.changed_regions()
+        for v, rid in ctx.found:
+            if rid not in taken and rid not in changed:
+                best_found = max(best_found, v)
+                break
+        wc, wp = ctx.weights[seat]
+        for rid in changed:
             r = land.region(rid)
-            if r.kind == CONTINENT:
-                n = min(r.counts[WHEAT], R.FOLLOWERS_PER_CIVILIZATION)
-                best_found = max(best_found,
-                                 n * (r.counts[CHALICE] * wc + r.counts[PYRAMID] * wp + 0.3))
+            if r.kind == CONTINENT and rid not in taken:
+                best_found = max(best_found, _found_value(r, wc, wp))
     return value + FOUND_WEIGHT * best_found
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from operator import methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,11 @@ class Part:
     edges: tuple[int, ...]
     symbols: tuple[str, ...]
 
+    @cached_property
+    def normal_symbols(self) -> tuple[str, ...]:
+        """The symbols without temples (which are not normal symbols)."""
+        return tuple(s for s in self.symbols if s not in TEMPLES)
+
 
 @dataclass(frozen=True, eq=False)  # identity hash: tiles are keys of hot caches
 class Tile:
@@ -38,11 +44,12 @@ class Tile:
     parts: tuple[Part, ...]
     start: bool = False
 
-    @property
+    # tiles never change: what is asked of them in hot loops is computed once
+    @cached_property
     def has_pyramid(self) -> bool:
         return any(PYRAMID in p.symbols for p in self.parts)
 
-    @property
+    @cached_property
     def temple(self) -> tuple[int, str] | None:
         """(part index, temple symbol) of the tile's temple, if it has one."""
         for i, p in enumerate(self.parts):
@@ -96,6 +103,15 @@ def is_epoch(tile_id: str) -> bool:
     return tile_id.startswith("E")
 
 
+_IS_EPOCH = methodcaller("startswith", "E")
+
+
+def epoch_count(tile_ids: list[str]) -> int:
+    """How many of ``tile_ids`` are epoch tiles (``is_epoch``; the computer player counts
+    the bag's often)."""
+    return sum(map(_IS_EPOCH, tile_ids))
+
+
 @lru_cache(maxsize=256)
 def _custom(raw_json: str) -> Tile:
     return tile_from_json(json.loads(raw_json))
@@ -139,6 +155,7 @@ def distinct_rotations(t: Tile) -> tuple[int, ...]:
     return tuple(sorted(seen.values()))
 
 
+@lru_cache(maxsize=4096)
 def canonical_rotation(t: Tile, rotation: int) -> int:
     form = tuple(sorted((_slots(t, rotation)[i], p.symbols) for i, p in enumerate(t.parts)))
     for r in distinct_rotations(t):

@@ -88,23 +88,54 @@ class Outcome:
         return bool(self.migrations) or bool(self.wars)
 
 
-def put_tile(state: dict, verb: str, cell: str, tile_id: str, rotation: int) -> Outcome:
+@dataclass(frozen=True)
+class Lifted:
+    """The first half of a replacement: the map with the tile on ``cell`` taken off, for
+    a caller that tries several tiles on that cell (see :func:`put_tile`)."""
+
+    cell: str
+    land: Land  # never changed: put_tile works on copies
+    start: dict[str, int]  # each civilization's region id before
+    old: dict[str, list[str]]  # each civilization's parts before, less the tile's
+
+
+def lift_tile(state: dict, cell: str) -> Lifted:
+    land = Land(state)
+    members = land.members()
+    start = {c: land.regions[a] for c, a in state["civs"].items() if a is not None}
+    removed = set(land.parts_of(cell))
+    old = {c: [k for k in members[rid] if k not in removed] for c, rid in start.items()}
+    land.remove(cell)
+    return Lifted(cell, land, start, old)
+
+
+def put_tile(state: dict, verb: str, cell: str, tile_id: str, rotation: int,
+             lifted: Lifted | None = None) -> Outcome:
     """Place a tile on a free cell, or replace the tile on ``cell`` (verb ``replace``), on a
     working copy of the map, and find which continents join (wojna) or split (migracja).
 
-    ``state`` is only read; the new map is in the returned ``Outcome.land``.
+    ``state`` is only read; the new map is in the returned ``Outcome.land``. A replacement
+    may bring ``lift_tile(state, cell)``, shared by several calls.
     """
-    land = Land(state)
-    members = land.members()
-    old = {c: list(members[land.regions[a]]) for c, a in state["civs"].items() if a is not None}
     if verb == "replace":
-        removed = set(land.parts_of(cell))
-        land.remove(cell)
-        old = {c: [k for k in ks if k not in removed] for c, ks in old.items()}
+        if lifted is None:
+            lifted = lift_tile(state, cell)
+        elif lifted.cell != cell:
+            raise ValueError(f"the map given has {lifted.cell} lifted, not {cell}")
+        land = lifted.land.copy()
+        start = lifted.start
+        old = {c: list(ks) for c, ks in lifted.old.items()}
+    else:
+        land = Land(state)
+        members = land.members()
+        start = {c: land.regions[a] for c, a in state["civs"].items() if a is not None}
+        old = {c: list(members[rid]) for c, rid in start.items()}
     land.add(cell, tile_id, rotation)
     out = Outcome(land, old_parts=old)
+    changed = land.changed_regions()
     for c, ks in old.items():
-        rids = sorted({land.regions[k] for k in ks})
+        # a region the move left alone keeps its id and parts (no need to look at them)
+        rids = [start[c]] if start[c] not in changed else sorted({land.regions[k] for k in ks})
         if len(rids) == 1 and land.region(rids[0]).kind == CONTINENT:
             out.stays[c] = rids[0]
         else:
