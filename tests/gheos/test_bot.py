@@ -224,3 +224,35 @@ def test_early_on_four_followers_of_a_bare_continent_beat_one_of_a_richer_one(mo
     monkeypatch.setattr(gheos_bot, "GROWTH_CHALICE", 0.0)
     monkeypatch.setattr(gheos_bot, "GROWTH_PYRAMID", 0.0)
     assert {GAME.bot_action(state, 0, random.Random(k)) for k in range(4)} == {"take red"}
+
+
+def _many_codes(players: int) -> tuple[dict, int, list[str]]:
+    """A tile decision, reached by seeded random play, with more replacements than the old
+    sample took (48)."""
+    for seed in itertools.count():
+        rng = random.Random(seed)
+        state = GAME.setup(players, {}, seed)
+        while not GAME.is_over(state):
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            if state["phase"] == "tile" and sum(c.startswith("replace") for c in legal) > 48:
+                return state, seat, legal
+            state, _ = GAME.apply(state, seat, rng.choice(legal))
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_three_or_four_players_every_placement_is_judged_and_24_played_out(
+        monkeypatch, players):
+    """A sample left out most replacements late in the game (up to 162 are legal, the sample
+    took 48); the normal player now judges every legal code and plays out the best 24."""
+    state, seat, legal = _many_codes(players)
+    judged, played = [], []
+    judge, play_turn = gheos_bot._judge, gheos_bot._play_turn
+    monkeypatch.setattr(gheos_bot, "_judge",
+                        lambda s, st, code, *a, **k: judged.append(code) or judge(s, st, code, *a, **k))
+    monkeypatch.setattr(gheos_bot, "_play_turn",
+                        lambda s, st, code, *a, **k: played.append(code) or play_turn(s, st, code, *a, **k))
+    code = GAME.bot_action(state, seat, random.Random(0))
+    assert sorted(judged) == sorted(legal)
+    assert len(played) == 24 and code in played
