@@ -101,6 +101,8 @@ REPLY_BLEND = 1.0
 #: player destroyed); the discount won 45 % of 150 games against the old bot where none
 #: won 28 % (0.3: 45 %, 0.8: 37 %); with 2 and 4 players it did as well as without
 THREAT = 0.4
+#: a replaced tile leaves the game: a replacement is kept for a real gain
+REPLACE_COST = 0.5
 #: the easy level looks at a few placements and judges them roughly
 EASY_SAMPLE = 10
 EASY_NOISE = 3.0
@@ -249,7 +251,7 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     for code in places + replaces:
         v = _judge(state, seat, code, ctx) + rng.random() * noise
         if code.startswith("replace"):
-            v -= 0.5  # a replaced tile leaves the game: keep it for a real gain
+            v -= REPLACE_COST
         judged.append((v, code))
     judged.sort(reverse=True)
     if level != "normal":
@@ -265,7 +267,7 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
             v = (1 - REPLY_BLEND) * v + REPLY_BLEND * _value(_reply(after, seat, rng), seat)
         v += rng.random() * 0.01
         if code.startswith("replace"):
-            v -= 0.5
+            v -= REPLACE_COST
         if v > best_v:
             best, best_v = code, v
     return best
