@@ -400,16 +400,14 @@ def _value(state: dict, seat: int) -> float:
         regions = R.civilization_regions(land, state)
         keep = {c: 1.0 - THREAT for c in threatened(land, regions)}
         worth = []
-        gc, gp = _growth(state)
+        growth = _growth(state)
         for s, held in enumerate(state["followers"]):
-            wc, wp = _weights(state, s)
+            weights = _weights(state, s)
             v = 0.0
-            for c, n in held.items():
-                # ``_civ_values`` of the civilizations held only (the same arithmetic)
+            for c, n in held.items():  # the civilizations held only
                 r = regions.get(c)
-                val = 0.0 if r is None else \
-                    (r.counts[CHALICE] + gc) * wc + (r.counts[PYRAMID] + gp) * wp
-                v += n * val * keep.get(c, 1.0)
+                if r is not None:
+                    v += n * _civ_value(r, weights, growth) * keep.get(c, 1.0)
             worth.append(totals[s] + v)
     rival = max(w for s, w in enumerate(worth) if s != seat)
     weight = RIVAL_WEIGHT_2P if len(worth) == 2 else RIVAL_WEIGHT
