@@ -2,9 +2,9 @@
 of seeded tournament games (``bench_bots_gd.seeded_game``, ``normal`` against ``baseline``),
 CPU time (``time.thread_time``) of
 
-* ``judge``: the quick estimate (``_judge``) of every legal placement of the state;
-* ``playout``: 24 placements played to the end of the turn and valued (``_play_turn`` +
-  ``_value``) on a determinised copy;
+* ``judge``: the quick estimate (``bot.judge``) of every legal placement of the state;
+* ``playout``: 24 placements played to the end of the turn and valued (``bot.play_turn`` +
+  ``bot.position_value``) on a determinised copy;
 * ``decision``: a whole ``GAME.bot_action`` with the wide settings (every placement judged,
   24 played out; ``--narrow`` keeps the module's own constants).
 
@@ -115,27 +115,39 @@ def decision_states(players: int, games: int, seed0: int) -> list[tuple[dict, in
     return out
 
 
+#: the player's public parts timed here, by their names in revisions before they were public
+OLD_NAMES = {"judge": "_judge", "position_value": "_value", "play_turn": "_play_turn",
+             "determinise": "_determinise"}
+
+
+def part(impl: Impl, name: str) -> Callable[..., Any]:
+    """The bot's function ``name``, in an older revision by the name it had there."""
+    return getattr(impl.bot, name, None) or getattr(impl.bot, OLD_NAMES[name])
+
+
 def judge_all(impl: Impl, state: dict, seat: int) -> float:
     codes = impl.game.legal_actions(state, seat)
     started = time.thread_time()
+    judge = part(impl, "judge")
     context = getattr(impl.bot, "judge_context", None)
     if context is not None:
         ctx = context(state, seat)
         for code in codes:
-            impl.bot._judge(state, seat, code, ctx)
+            judge(state, seat, code, ctx)
     else:
         for code in codes:
-            impl.bot._judge(state, seat, code)
+            judge(state, seat, code)
     return time.thread_time() - started
 
 
 def playout(impl: Impl, state: dict, seat: int, k: int) -> float:
     codes = impl.game.legal_actions(state, seat)
     picked = random.Random(k).sample(codes, min(PLAYOUTS, len(codes)))
-    guess = impl.bot._determinise(state, seat, random.Random(k))
+    value, play_turn = part(impl, "position_value"), part(impl, "play_turn")
+    guess = part(impl, "determinise")(state, seat, random.Random(k))
     started = time.thread_time()
     for code in picked:
-        impl.bot._value(impl.bot._play_turn(guess, seat, code), seat)
+        value(play_turn(guess, seat, code), seat)
     return time.thread_time() - started
 
 

@@ -214,7 +214,7 @@ def _worth(region_of: dict[str, Region], followers: list[dict[str, int]], seat: 
     others = 0.0
     gc, gp = ctx.growth
     # the arithmetic of ``_civ_values``, written out (so the same floats); every
-    # civilization held is in ``region_of`` (``_judge`` drops the others)
+    # civilization held is in ``region_of`` (``judge`` drops the others)
     grown = {c: (r.counts[CHALICE] + gc, r.counts[PYRAMID] + gp) for c, r in region_of.items()}
     for s, held in enumerate(followers):
         wc, wp = ctx.weights[s]
@@ -253,7 +253,7 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     ctx = judge_context(state, seat)
     replace_cost = REPLACE_COST_MANY if many else REPLACE_COST
     for code in places + replaces:
-        v = _judge(state, seat, code, ctx) + rng.random() * noise
+        v = judge(state, seat, code, ctx) + rng.random() * noise
         if code.startswith("replace"):
             v -= replace_cost
         judged.append((v, code))
@@ -262,13 +262,13 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
         return judged[0][1]
     # the hidden tiles (the bag's order, the others' hands) are dealt anew: the look-ahead
     # must not use what the bot cannot see
-    guess = _determinise(state, seat, rng)
+    guess = determinise(state, seat, rng)
     best, best_v = judged[0][1], float("-inf")
     for _, code in judged[:SHORTLIST_MANY if many else SHORTLIST]:
-        after = _play_turn(guess, seat, code)
-        v = _value(after, seat)
+        after = play_turn(guess, seat, code)
+        v = position_value(after, seat)
         if REPLY_SAMPLE and not many:
-            v = (1 - REPLY_BLEND) * v + REPLY_BLEND * _value(_reply(after, seat, rng), seat)
+            v = (1 - REPLY_BLEND) * v + REPLY_BLEND * position_value(_reply(after, seat, rng), seat)
         v += rng.random() * 0.01
         if code.startswith("replace"):
             v -= replace_cost
@@ -277,7 +277,7 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
     return best
 
 
-def _play_turn(state: dict, seat: int, code: str) -> dict:
+def play_turn(state: dict, seat: int, code: str) -> dict:
     """The state after ``code`` and the bot's own choices up to its scoring decision."""
     from engines.gheos import GAME
 
@@ -291,7 +291,7 @@ def _play_turn(state: dict, seat: int, code: str) -> dict:
     return s
 
 
-def _determinise(state: dict, seat: int, rng: random.Random) -> dict:
+def determinise(state: dict, seat: int, rng: random.Random) -> dict:
     """A copy of ``state`` in which the tiles ``seat`` cannot see (the bag and the other
     players' hands) are shuffled and dealt again."""
     from engines.gheos.game import copy_state
@@ -328,8 +328,8 @@ def _reply(state: dict, seat: int, rng: random.Random) -> dict:
         legal = _reply_sample(state, legal, rng)
     ctx = judge_context(state, rival)
     code = max(legal,
-               key=lambda c: _judge(state, rival, c, ctx) - 0.5 * c.startswith("replace"))
-    return _play_turn(state, rival, code)
+               key=lambda c: judge(state, rival, c, ctx) - 0.5 * c.startswith("replace"))
+    return play_turn(state, rival, code)
 
 
 def _reply_sample(state: dict, legal: list[str], rng: random.Random) -> list[str]:
@@ -381,7 +381,7 @@ def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict
     best: tuple[float, str, dict] | None = None
     for a in tried:
         after = GAME.apply(state, seat, a)[0]
-        v = _value(after, seat)
+        v = position_value(after, seat)
         if best is None or v > best[0]:
             best = (v, a, after)
     if best is None:
@@ -389,7 +389,7 @@ def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict
     return best[1], best[2]
 
 
-def _value(state: dict, seat: int) -> float:
+def position_value(state: dict, seat: int) -> float:
     """Points so far plus what each seat's followers should still earn; the bot's own
     against the best rival's (a win is what counts, not a score)."""
     totals = R.tally(state)
@@ -431,7 +431,7 @@ def threatened(land: Land, regions: dict[str, Region]) -> set[str]:
             if any(swords[o] >= swords[rid] for o in contacts.get(rid, ()) if o in civ_of)}
 
 
-def _judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -> float:
+def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) -> float:
     """The quick estimate of placement ``code``; ``ctx`` is ``judge_context(state, seat)``
     (computed here when not given)."""
     if ctx is None:

@@ -75,7 +75,7 @@ def test_a_crashing_bot_fails_loudly(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("bot bug")
 
-    monkeypatch.setattr(gheos_bot, "_judge", broken)
+    monkeypatch.setattr(gheos_bot, "judge", broken)
     state = GAME.setup(2, {}, 1)
     with pytest.raises(RuntimeError, match="bot bug"):
         GAME.bot_action(state, GAME.to_act(state)[0], random.Random(0))
@@ -248,10 +248,10 @@ def test_with_three_or_four_players_every_placement_is_judged_and_24_played_out(
     took 48); the normal player now judges every legal code and plays out the best 24."""
     state, seat, legal = _many_codes(players)
     judged, played = [], []
-    judge, play_turn = gheos_bot._judge, gheos_bot._play_turn
-    monkeypatch.setattr(gheos_bot, "_judge",
+    judge, play_turn = gheos_bot.judge, gheos_bot.play_turn
+    monkeypatch.setattr(gheos_bot, "judge",
                         lambda s, st, code, *a, **k: judged.append(code) or judge(s, st, code, *a, **k))
-    monkeypatch.setattr(gheos_bot, "_play_turn",
+    monkeypatch.setattr(gheos_bot, "play_turn",
                         lambda s, st, code, *a, **k: played.append(code) or play_turn(s, st, code, *a, **k))
     code = GAME.bot_action(state, seat, random.Random(0))
     assert sorted(judged) == sorted(legal)
