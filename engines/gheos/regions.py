@@ -465,34 +465,28 @@ def _part_order(key: str) -> tuple[int, int, int]:
 
 
 def _connected(land: Land, keys: list[str]) -> bool:
-    """Are all ``keys`` in one piece of land? (a flood that stops once it has them all)"""
+    """Are all ``keys`` in one piece of land?"""
     want = set(keys)
-    if len(want) < 2:
-        return True
-    start = keys[0]
-    want.discard(start)
+    return len(want) < 2 or want <= _flood(land, keys[0], want)
+
+
+def _flood(land: Land, start: str, until: set[str] | None = None) -> set[str]:
+    """The piece of land part ``start`` is in; given ``until``, it may stop as soon as it
+    holds all of those (a removed tile's neighbours still joined need no full flood)."""
     seen = {start}
     todo = [start]
+    missing = set(until or ()) - seen
+    if until and not missing:
+        return seen
     while todo:
         for o in land.joined_parts(todo.pop()):
             if o not in seen:
                 seen.add(o)
                 todo.append(o)
-                want.discard(o)
-                if not want:
-                    return True
-    return False
-
-
-def _flood(land: Land, start: str) -> set[str]:
-    seen = {start}
-    todo = [start]
-    while todo:
-        k = todo.pop()
-        for o in land.joined_parts(k):
-            if o not in seen:
-                seen.add(o)
-                todo.append(o)
+                if o in missing:
+                    missing.discard(o)
+                    if not missing:
+                        return seen
     return seen
 
 
