@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from engines.gheos import GAME
@@ -91,6 +92,17 @@ def check_invariants(state: dict, board_changed: bool = True) -> None:
     if state["phase"] != "over":
         seat = state["turn"]
         assert GAME.to_act(state) == [seat]  # (the policy then needs a legal action)
+
+
+def random_game(players: int, seed: int) -> Iterator[tuple[dict, int]]:
+    """The states of a seeded game of uniformly random legal moves, each with the seat about
+    to move (``random.Random(seed)`` picks the moves)."""
+    rng = random.Random(seed)
+    state = GAME.setup(players, {}, seed)
+    while not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        yield state, seat
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
 
 
 def random_policy(state: dict, seat: int, rng: random.Random) -> str:

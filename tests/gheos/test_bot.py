@@ -13,7 +13,7 @@ from engines.gheos import bot as gheos_bot
 from engines.gheos.data import is_epoch
 from engines.gheos.position import part, position
 
-from .helpers import full, keys, lr
+from .helpers import full, keys, lr, random_game
 from .helpers import play as play_codes
 
 
@@ -230,14 +230,10 @@ def _many_codes(players: int) -> tuple[dict, int, list[str]]:
     """A tile decision, reached by seeded random play, with more replacements than the old
     sample took (48)."""
     for seed in itertools.count():
-        rng = random.Random(seed)
-        state = GAME.setup(players, {}, seed)
-        while not GAME.is_over(state):
-            seat = GAME.to_act(state)[0]
+        for state, seat in random_game(players, seed):
             legal = GAME.legal_actions(state, seat)
             if state["phase"] == "tile" and sum(c.startswith("replace") for c in legal) > 48:
                 return state, seat, legal
-            state, _ = GAME.apply(state, seat, rng.choice(legal))
     raise AssertionError("unreachable")
 
 

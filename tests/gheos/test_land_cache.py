@@ -11,6 +11,8 @@ from engines.gheos import GAME
 from engines.gheos import rules as R
 from engines.gheos.regions import Land, Region, partition_from_scratch, partition_stored
 
+from .helpers import random_game
+
 
 def summary(r: Region) -> tuple:
     return (r.id, list(r.parts), sorted(r.cells), list(r.landmass_cells),
@@ -39,15 +41,7 @@ def warm(land: Land) -> None:
 
 def tile_states(players: int, seed: int) -> list[dict[str, Any]]:
     """The tile-step states of a seeded game of random legal moves."""
-    rng = random.Random(seed)
-    state = GAME.setup(players, {}, seed)
-    out = []
-    while not GAME.is_over(state):
-        seat = GAME.to_act(state)[0]
-        if state["phase"] == "tile":
-            out.append(state)
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    return out
+    return [state for state, _ in random_game(players, seed) if state["phase"] == "tile"]
 
 
 def test_changed_land_keeps_no_stale_summary() -> None:

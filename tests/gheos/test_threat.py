@@ -5,13 +5,12 @@ when the strongest are tied."""
 
 from __future__ import annotations
 
-import random
-
-from engines.gheos import GAME
 from engines.gheos import rules as R
 from engines.gheos.bot import threatened
 from engines.gheos.data import SWORDS
 from engines.gheos.regions import Land, Region
+
+from .helpers import random_game
 
 
 def threatened_by_groups(land: Land, regions: dict[str, Region]) -> set[str]:
@@ -32,15 +31,11 @@ def threatened_by_groups(land: Land, regions: dict[str, Region]) -> set[str]:
 def test_threatened_flags_exactly_the_weaker_or_tied_of_each_contact_group() -> None:
     flagged = 0
     for seed in range(12):
-        rng = random.Random(seed)
-        state = GAME.setup(2 + seed % 3, {}, seed)
-        while not GAME.is_over(state):
-            seat = GAME.to_act(state)[0]
+        for state, _ in random_game(2 + seed % 3, seed):
             if state["phase"] == "tile":
                 land = Land(state)
                 regions = R.civilization_regions(land, state)
                 want = threatened_by_groups(land, regions) if len(regions) > 1 else set()
                 assert threatened(land, regions) == want
                 flagged += len(want)
-            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert flagged > 50  # the games did threaten civilizations
