@@ -59,7 +59,14 @@ def seeded_game(game_id: str, players: int, options: dict[str, Any], seed: int, 
     ``b``, all drawing from one rng seeded from the game's seed (so every script that plays
     these games plays the same ones)."""
     game = importlib.import_module(f"engines.{game_id}").GAME
-    pa, pb = policy(game_id, a), policy(game_id, b)
+    return seeded_steps(game, players, options, seed, seat_a, policy(game_id, a),
+                        policy(game_id, b))
+
+
+def seeded_steps(game: Any, players: int, options: dict[str, Any], seed: int, seat_a: int,
+                 pa: Policy, pb: Policy) -> Iterator[Step]:
+    """``seeded_game`` on a given engine with given policies (a bench that loads another
+    revision's engine plays the same games with it)."""
     state = game.setup(players, options, seed)
     rng = random.Random(seed * 31 + 7)
     while not game.is_over(state):

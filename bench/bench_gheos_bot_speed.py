@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_bots_gd import seeded_game  # noqa: E402
+from bench.bench_bots_gd import seeded_game, seeded_steps  # noqa: E402
 from bench.stats import pct  # noqa: E402
 
 #: every placement judged and 24 played out, as the player does since issue 15's seventh
@@ -203,18 +203,12 @@ def speed(args: argparse.Namespace, impls: list[Impl]) -> None:
 
 def game_actions(impl: Impl, players: int, seed: int) -> Iterator[tuple[int, str, dict]]:
     """Tournament game ``seed`` (``seeded_game``'s seats and rng) played on ``impl`` alone."""
-    game = impl.game
-    seat_a = seed % players
-    state = game.setup(players, {}, seed)
-    rng = random.Random(seed * 31 + 7)
-    while not game.is_over(state):
-        seat = game.to_act(state)[0]
-        if seat == seat_a:
-            code = game.bot_action(state, seat, rng, "normal")
-        else:
-            code = impl.baseline_choose(state, seat, rng)
-        state, _ = game.apply(state, seat, code)
-        yield seat, code, state
+    def normal(state: dict, seat: int, rng: random.Random) -> str:
+        return impl.game.bot_action(state, seat, rng, "normal")
+
+    for step in seeded_steps(impl.game, players, {}, seed, seed % players, normal,
+                             impl.baseline_choose):
+        yield step.seat, step.code, step.after
 
 
 def identity(args: argparse.Namespace, impls: list[Impl]) -> None:
