@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import random
 import sys
@@ -158,6 +159,7 @@ def tournament(game_id: str, players: int, games: int, a: str, b: str,
     points: dict[str, list[int]] = {a: [], b: []}
     mechanisms: Counter = Counter()
     others: Counter = Counter()  # the same census for every other seat, to compare
+    outcomes: list[dict[str, Any]] = []  # per game, for paired comparisons of two players
     for g in range(games):
         seat_a = g % players  # seats rotated
         log: list[tuple[int, str]] = []
@@ -166,16 +168,17 @@ def tournament(game_id: str, players: int, games: int, a: str, b: str,
             log.append((step.seat, step.code))
         state = step.after
         first = game.ranking(state)[0]
-        if seat_a in first:
-            wins += 1 / len(first)
+        win = 1 / len(first) if seat_a in first else 0.0
+        wins += win
         totals = game.totals(state)
+        outcomes.append({"seed": seed0 + g, "seat": seat_a, "win": win, "points": totals})
         points[a].append(totals[seat_a])
         points[b] += [totals[s] for s in range(players) if s != seat_a]
         for s, counts in enumerate(census_by_seat(game_id, state, log, players)):
             (mechanisms if s == seat_a else others).update(counts)
     low, high = wilson(wins, games)
     return {"wins": wins / games, "low": low, "high": high, "points": points, "times": times,
-            "census": mechanisms, "census_others": others}
+            "census": mechanisms, "census_others": others, "outcomes": outcomes}
 
 
 def main() -> None:
@@ -187,9 +190,14 @@ def main() -> None:
     parser.add_argument("--b", default="baseline", choices=POLICIES)
     parser.add_argument("--sets", default="", help="Dwóch: three sets, comma separated")
     parser.add_argument("--seed", type=int, default=0, help="first game's seed")
+    parser.add_argument("--outcomes", type=Path, metavar="FILE",
+                        help="write each game's seed, seat, win and points (JSON) for "
+                             "bench/compare_outcomes.py")
     args = parser.parse_args()
     options = {"sets": args.sets.split(",")} if args.sets else {}
     r = tournament(args.game, args.players, args.games, args.a, args.b, options, args.seed)
+    if args.outcomes:
+        args.outcomes.write_text(json.dumps(r["outcomes"]))
     pa, pb = r["points"][args.a], r["points"][args.b]
     print(f"{args.game}, {args.players} players, {args.games} games"
           f"{' sets ' + args.sets if args.sets else ''}: {args.a} against {args.b}")
