@@ -103,10 +103,10 @@ REPLY_BLEND = 1.0
 #: won 28 % (0.3: 45 %, 0.8: 37 %); with 2 and 4 players it did as well as without.
 #: 0.3 (was 0.4) together with pyramid growth 1.0 (was 0.75) and the quick estimate's rival
 #: weight 0.6 (was 0.4), all three chosen on 600 3-player games (seeds 96000, +4.8 points
-#: game by game against the old settings), then on 1,200 fresh ones (seeds 97000, 98000)
-#: won 67.2 % against the old bot where the old settings won 64.0 % (+3.2, paired 95 %
-#: interval +0.2 to +6.2); 4 players 53.7 % against 49.0 % (300 games), 2 players 78.7 %
-#: against 79.0 %
+#: game by game against the old settings), then on 2,400 fresh ones (seeds 97000, 98000,
+#: 101000, 102000) won 67.5 % against the old bot where the old settings won 63.5 % (+4.0,
+#: paired 95 % interval +1.8 to +6.1); 4 players 53.7 % against 49.0 % (300 games), 2
+#: players 78.7 % against 79.0 %
 THREAT = 0.3
 #: a replaced tile leaves the game: with 2 players a replacement is kept for a real gain.
 #: With 3-4 players, every replacement judged, no such cost won 68 % of 900 3-player games
