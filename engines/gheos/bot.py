@@ -84,8 +84,8 @@ TOKEN_AT_MANY, HURRY_AT_MANY = 12, 6
 #: the quick estimate's weight of the best rival's value, and of the best civilization
 #: still to be founded. With two players 0.8 rather than 0.4: shortlisting the placements
 #: that hurt the only rival won 65-81 % against the old bot where 0.4 won 61-74 % (same
-#: seeds, 80-120 games); with more players hurting one rival helps the others less: 0.6
-#: (with every placement judged; see ``THREAT``)
+#: seeds, 80-120 games); with more players hurting one rival also helps the others, so it
+#: weighs less: 0.6 (0.4 before every placement was judged; 0.8 did no better; see ``THREAT``)
 JUDGE_RIVAL_WEIGHT, JUDGE_RIVAL_WEIGHT_2P, FOUND_WEIGHT = 0.6, 0.8, 0.6
 #: the normal level's two-player look-ahead: after each shortlisted turn of its own, the
 #: rival replies with the best of this many of its placements by the quick estimate, on a
