@@ -23,6 +23,8 @@ from pathlib import Path
 def load(paths: list[Path]) -> dict[tuple[int, int], float]:
     out: dict[tuple[int, int], float] = {}
     for path in paths:
+        if not path.is_file():
+            raise SystemExit(f"{path}: no such file (write one with bench_bots_gd.py --outcomes)")
         for game in json.loads(path.read_text()):
             out[game["seed"], game["seat"]] = game["win"]
     return out

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.compare_outcomes import paired
+from bench.compare_outcomes import load, paired
 
 
 def test_only_common_games_are_compared_and_the_difference_is_per_game():
@@ -34,3 +34,8 @@ def test_a_tournament_records_each_game_for_the_comparison():
     assert [(g["seed"], g["seat"]) for g in games] == [(50, 0), (51, 1), (52, 2), (53, 0)]
     assert sum(g["win"] for g in games) == pytest.approx(4 * r["wins"])
     assert all(len(g["points"]) == 3 for g in games)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(SystemExit, match="nothing.json: no such file"):
+        load([tmp_path / "nothing.json"])
