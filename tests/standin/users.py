@@ -329,10 +329,13 @@ class Table:
         move.turn_message = self.turn_message()
 
     def finished(self) -> bool:
-        """The newest board offers nothing but a Rematch: the game is over."""
+        """The newest board offers a Rematch and nothing else: the game is over. A board
+        without any button is not: a bot stopped after taking a board's buttons off shows it
+        again when it starts."""
         message = self.turn_message()
-        return message is not None and not self.movers() and all(
-            getattr(ids.parse(c), "kind", None) == "rematch" for c in message.custom_ids())
+        custom_ids = message.custom_ids() if message is not None else []
+        return bool(custom_ids) and not self.movers() and all(
+            getattr(ids.parse(c), "kind", None) == "rematch" for c in custom_ids)
 
 
 def wait_seconds(start: float) -> float:
