@@ -119,7 +119,7 @@ def civ_actions(state: dict[str, Any]) -> list[str]:
 
 
 def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int,
-             lifted: dict[str, R.Lifted] | None = None) -> bool:
+             lifted: dict[str, R.Lifted]) -> bool:
     """Would this placement start a war or a migration? (only asked for a player with no
     follower to pay with, so it is worth being quick; ``lifted`` keeps the maps with a tile
     lifted for the next replacement on that cell)"""
@@ -130,11 +130,7 @@ def conflict(s: dict, land: Land, verb: str, cell: str, tid: str, rot: int,
                    if (o := land.across(cell, slot)) is not None}
         if removed & inhabited or removed & touched:
             # a split is possible: work it out in full
-            if lifted is None:
-                return R.put_tile(s, verb, cell, tid, rot).costs_follower
-            if cell not in lifted:
-                lifted[cell] = R.lift_tile(s, cell)
-            return R.put_tile(s, verb, cell, tid, rot, lifted[cell]).costs_follower
+            return R.put_tile(s, verb, cell, tid, rot, R.lift_kept(lifted, s, cell)).costs_follower
     if len(inhabited) < 2:
         return False
     # the new tile's parts link the regions they touch; a region touched by two parts

@@ -444,11 +444,7 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
     if ctx is None:
         ctx = judge_context(state, seat)
     verb, tid, cell, rot = code.split()
-    lifted = None
-    if verb == "replace":
-        lifted = ctx.lifted.get(cell)
-        if lifted is None:
-            lifted = ctx.lifted[cell] = R.lift_tile(state, cell)
+    lifted = R.lift_kept(ctx.lifted, state, cell) if verb == "replace" else None
     out = R.put_tile(state, verb, cell, tid, int(rot[1]), lifted)
     land = out.land
     followers = [dict(f) for f in state["followers"]]

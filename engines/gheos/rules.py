@@ -109,6 +109,14 @@ def lift_tile(state: dict, cell: str) -> Lifted:
     return Lifted(cell, land, start, old)
 
 
+def lift_kept(kept: dict[str, Lifted], state: dict, cell: str) -> Lifted:
+    """``lift_tile(state, cell)``, kept in ``kept`` for the next tile tried on that cell."""
+    lifted = kept.get(cell)
+    if lifted is None:
+        lifted = kept[cell] = lift_tile(state, cell)
+    return lifted
+
+
 def put_tile(state: dict, verb: str, cell: str, tile_id: str, rotation: int,
              lifted: Lifted | None = None) -> Outcome:
     """Place a tile on a free cell, or replace the tile on ``cell`` (verb ``replace``), on a
