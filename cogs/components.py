@@ -22,9 +22,9 @@ from cogs.host import (
 from db.database import StoreError
 from engines.base import GameError
 from session import ids, present
-from session.i18n import t
 from session.present import MessageSpec
 from session.service import SessionError
+from text.catalog import t
 
 log = logging.getLogger(__name__)
 

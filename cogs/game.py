@@ -16,8 +16,8 @@ from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
 from engines.base import BOT_LEVELS, GameError
 from session import nudges, present
 from session import replay as replay_module
-from session.i18n import t
 from session.service import SessionError, parse_variants, playable
+from text.catalog import t
 
 log = logging.getLogger(__name__)
 
@@ -546,7 +546,7 @@ async def open_thread(interaction: discord.Interaction, title: str):
 
 def language_of_channel(interaction: discord.Interaction) -> str:
     """Public posts use the server's language (Discord's guild locale), else the user's."""
-    from session.i18n import language
+    from text.catalog import language
 
     locale = interaction.guild_locale or interaction.locale
     return language(str(locale) if locale else None)

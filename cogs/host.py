@@ -23,9 +23,9 @@ from engines.base import GameError
 from session import present
 from session.async_play import AsyncPlay, TimerEvent
 from session.errors import SessionError
-from session.i18n import error_text, language, t
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from session.service import Outcome, Sessions
+from text.catalog import error_text, language, t
 
 if TYPE_CHECKING:
     from db.store import SessionRow

@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from session.i18n import catalog
+from text.catalog import catalog
 
 _LOCALES = {discord.Locale.polish: "pl", discord.Locale.ukrainian: "uk"}
 

@@ -12,7 +12,7 @@ translation key plus parameters (:meth:`Game.describe`), rendered by the host in
 the player's language.
 
 Text never lives in an engine: errors, score lines and events carry a key and
-parameters; ``session/locales/*.json`` holds the words.
+parameters; ``text/locales/*.json`` holds the words.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from render.common import (
 from render.common import (
     to_png as encode_png,
 )
-from session.i18n import t
+from text.catalog import t
 
 P = "bunny_kingdom."
 

@@ -40,7 +40,7 @@ from render.canvas import (
     wrap,
 )
 from render.common import INK, PAPER, column_label, font, min_label_px
-from session.i18n import t
+from text.catalog import t
 
 P = "dwoch_nastepcow."
 TILE = 88  # landscape cell size in pixels

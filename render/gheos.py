@@ -38,7 +38,7 @@ from render.canvas import (
     to_sprite,
 )
 from render.common import INK, PAPER, min_label_px
-from session.i18n import t
+from text.catalog import t
 
 SEA = (64, 124, 176)
 SEA_DARK = (44, 96, 148)

@@ -33,7 +33,7 @@ from render.common import (
     text_width,
     to_png,
 )
-from session.i18n import t
+from text.catalog import t
 
 TERRAIN_COLOURS = {
     "wheat": (232, 194, 62),

@@ -15,8 +15,8 @@ import engines
 import render
 from db import Database
 from session import computer, present
-from session.i18n import t
 from session.service import Sessions
+from text.catalog import t
 
 CHANNEL = 1
 FIRST_USER = 1000

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from db.store import SeatRow, SessionRow, Statement
 from session.clocks import Quiet, parse_pace
 from session.errors import SessionError
-from session.i18n import LANGUAGES
+from text.catalog import LANGUAGES
 
 if TYPE_CHECKING:
     from session.service import Sessions

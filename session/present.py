@@ -24,9 +24,9 @@ import render
 from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
-from session.i18n import lookup, t
 from session.picker import MENU_SIZE, Choice, step
 from session.service import Notice
+from text.catalog import lookup, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
 MAX_BUTTONS = 20

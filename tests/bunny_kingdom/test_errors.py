@@ -81,7 +81,7 @@ def test_build_needs_a_building_and_a_cell():
 
 
 def test_every_error_key_has_a_text_in_every_language():
-    from session.i18n import catalog
+    from text.catalog import catalog
 
     keys = ["bunny_kingdom.error.malformed", "bunny_kingdom.error.unknown_card",
             "bunny_kingdom.error.not_your_turn", "bunny_kingdom.rule.not_in_hand",

@@ -12,8 +12,8 @@ from PIL import Image
 from engines.dwoch_nastepcow import GAME
 from render.common import MIN_CONTRAST, PHONE_MIN_PX, min_label_px, record_text
 from render.dwoch_nastepcow import TROOP_COLOURS, board_canvas, render_board, render_hand
-from session.i18n import t
 from tests.render.colour_vision import worst_pair
+from text.catalog import t
 
 NAMES = ["Ala", "Богдан"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines.dwoch_nastepcow import GAME
-from session.i18n import catalog, template_fields
+from text.catalog import catalog, template_fields
 
 ENGINE = Path(__file__).parents[2] / "engines" / "dwoch_nastepcow"
 

@@ -15,9 +15,9 @@ from PIL import Image
 import engines
 import render
 from session import ids
-from session.i18n import t
 from tests.standin.server import Discord, Snapshot
 from tests.standin.users import Player, Table, answer
+from text.catalog import t
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

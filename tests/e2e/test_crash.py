@@ -11,9 +11,9 @@ import random
 import time
 
 import engines
-from session.i18n import t
 from tests.e2e.helpers import assert_no_violations, open_game, read_session
 from tests.standin.users import Player, Refused, Table, error_text
+from text.catalog import t
 
 GAME = "kingdomino"
 KILLS = 20

@@ -12,7 +12,6 @@ import pytest
 
 import engines
 from session import ids, present
-from session.i18n import t
 from session.service import playable
 from tests.e2e.helpers import (
     assert_boards_are_public_views,
@@ -23,6 +22,7 @@ from tests.e2e.helpers import (
     read_session,
 )
 from tests.standin.users import Player, Table, answer
+from text.catalog import t
 
 OTHER_GAMES = [g for g in playable() if g != "kingdomino"]
 

@@ -10,7 +10,6 @@ import pytest
 
 import engines
 from session import ids
-from session.i18n import t
 from session.service import playable
 from tests.e2e.helpers import (
     assert_no_violations,
@@ -21,6 +20,7 @@ from tests.e2e.helpers import (
     read_session,
 )
 from tests.standin.users import Player, Table, answer
+from text.catalog import t
 
 HIDDEN = [g for g in playable() if engines.get(g).meta.hidden_information]
 

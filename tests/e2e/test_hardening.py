@@ -10,11 +10,11 @@ import time
 
 import engines
 from session import ids
-from session.i18n import t
 from session.service import playable
 from tests.e2e.helpers import assert_no_violations, open_game, read_session
 from tests.standin.server import Discord, Message
 from tests.standin.users import Player, Refused, Table, answer, error_text
+from text.catalog import t
 
 HIDDEN = [g for g in playable() if engines.get(g).meta.hidden_information]
 

@@ -14,11 +14,11 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from session.i18n import t
 from tests.e2e.helpers import assert_no_violations, board_messages, open_game, read_session
 from tests.standin.botproc import BotProcess
 from tests.standin.server import DEFERRED_UPDATE, EPHEMERAL, UPDATE, Call, Discord, Message
 from tests.standin.users import Player, Table, answer, choices, error_text
+from text.catalog import t
 
 GAME = "kingdomino"
 

@@ -9,7 +9,6 @@ import statistics
 
 import engines
 from session import ids
-from session.i18n import t
 from tests.e2e.helpers import (
     Stored,
     assert_boards_are_public_views,
@@ -20,6 +19,7 @@ from tests.e2e.helpers import (
     read_session,
 )
 from tests.standin.users import Player, Refused, Table, answer, error_text
+from text.catalog import t
 
 GAME = "kingdomino"
 

@@ -8,7 +8,7 @@ from engines.base import IllegalAction, MalformedAction, NotYourTurn
 from engines.gheos import GAME
 from engines.gheos.position import position
 from engines.gheos.preview import preview
-from session.i18n import LANGUAGES, catalog
+from text.catalog import LANGUAGES, catalog
 
 from .helpers import full, lr, play, playout, shores
 

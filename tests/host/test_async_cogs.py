@@ -7,9 +7,9 @@ import pytest
 import engines
 from cogs.game import GameCog
 from session import ids
-from session.i18n import t
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import t
 
 CH = 800
 

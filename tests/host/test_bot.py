@@ -8,7 +8,7 @@ from discord import app_commands
 
 import bot
 from cogs.translator import CatalogTranslator
-from session.i18n import catalog
+from text.catalog import catalog
 
 
 def test_without_a_token_it_says_what_to_set(monkeypatch, tmp_path, capsys):

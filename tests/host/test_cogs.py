@@ -11,10 +11,10 @@ from cogs.components import route
 from cogs.game import GameCog
 from db import Database
 from session import ids
-from session.i18n import t
 from session.service import Sessions
 from tests.host.driver import click, make_move
 from tests.host.fakes import FakeClient, FakeInteraction, FakeMessage
+from text.catalog import t
 
 CH = 500
 

@@ -10,9 +10,9 @@ import discord
 import cogs.components as components
 import engines
 from session import ids
-from session.i18n import t
 from tests.host.driver import click, make_move
 from tests.host.test_kingdomino_cogs import CH, client, start_game  # noqa: F401 (fixture)
+from text.catalog import t
 
 DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
             discord.InteractionResponseType.deferred_message_update)

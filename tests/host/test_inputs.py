@@ -18,9 +18,9 @@ from engines.base import MalformedAction
 from engines.kingdomino.game import parse_pick
 from session.clocks import check_zone, parse_pace
 from session.errors import SessionError
-from session.i18n import LANGUAGES, catalog, t
 from session.service import playable
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import LANGUAGES, catalog, t
 
 CH = 900
 

@@ -10,9 +10,9 @@ import pytest
 import engines
 from cogs.game import GameCog
 from cogs.kingdomino import KingdominoCog
-from session.i18n import t
 from tests.host.driver import click, make_move
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import t
 
 CH = 700
 PNG = b"\x89PNG\r\n\x1a\n"

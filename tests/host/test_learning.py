@@ -9,9 +9,9 @@ import pytest
 
 import engines
 from cogs.game import GameCog
-from session.i18n import LANGUAGES, catalog, t
 from session.service import playable
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import LANGUAGES, catalog, t
 
 CH = 700
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -14,9 +14,9 @@ from cogs.game import GameCog
 from cogs.host import Host, message_kwargs, on_command_error
 from engines.base import GameError
 from session import ids, present
-from session.i18n import t
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import t
 
 CH = 950
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import engines
-from session.i18n import t
 from tests.host.fakes import FakeClient
 from tests.host.test_every_game_through_cogs import CH, play_game
+from text.catalog import t
 
 HIDDEN = [g for g in ("bunny_kingdom", "gheos", "dwoch_nastepcow")
           if engines.get(g).meta.hidden_information]

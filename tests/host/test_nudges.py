@@ -14,9 +14,9 @@ import engines
 from cogs.game import GameCog
 from session import ids, nudges
 from session.clocks import Quiet
-from session.i18n import t
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import t
 
 CH = 900
 GAME = engines.get("kingdomino")

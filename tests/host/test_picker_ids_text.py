@@ -7,8 +7,8 @@ import json
 import pytest
 
 from session import ids
-from session.i18n import LANGUAGES, LOCALES_DIR, catalog, language, t, template_fields
 from session.picker import MENU_SIZE, step
+from text.catalog import LANGUAGES, LOCALES_DIR, catalog, language, t, template_fields
 
 PLACEMENTS = [f"place {c}{r} {d}" for c in "ABCDEFGHI" for r in range(1, 10) for d in ("Q", "R")]
 

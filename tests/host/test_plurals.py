@@ -1,11 +1,11 @@
-"""Counts in every language take CLDR's plural forms (session.i18n with Babel's rules)."""
+"""Counts in every language take CLDR's plural forms (text.catalog with Babel's rules)."""
 
 from __future__ import annotations
 
 import pytest
 from babel import Locale
 
-from session.i18n import LANGUAGES, catalog, expand_plurals, plural_blocks, plural_category, t
+from text.catalog import LANGUAGES, catalog, expand_plurals, plural_blocks, plural_category, t
 
 
 @pytest.mark.parametrize(("lang", "n", "expected"), [
@@ -61,8 +61,8 @@ def test_every_plural_block_covers_the_languages_categories(lang):
 async def test_errors_name_games_and_variants_in_the_readers_language(tmp_path):
     from db import Database
     from session.errors import SessionError
-    from session.i18n import error_text
     from session.service import Sessions
+    from text.catalog import error_text
 
     async with Database(tmp_path / "e.sqlite3") as db:
         sessions = Sessions(db)

@@ -12,9 +12,9 @@ import engines
 import render
 from cogs.game import GameCog
 from session import replay
-from session.i18n import t
 from tests.host.fakes import FakeClient, FakeInteraction
 from tests.host.test_every_game_through_cogs import CH, play_game
+from text.catalog import t
 
 
 @pytest.fixture

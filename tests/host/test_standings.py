@@ -176,7 +176,7 @@ async def test_games_of_one_player_counted_side_by_side_each_count(sessions, db_
 @pytest.mark.parametrize("lang", ["en", "pl", "uk"])
 def test_stats_and_leaderboard_texts_in_every_language(lang):
     from session import present
-    from session.i18n import catalog, t
+    from text.catalog import catalog, t
 
     keys = [k for k in catalog("en") if k.startswith("ui.standings_")
             or k.startswith("cmd.game leaderboard.everywhere")]

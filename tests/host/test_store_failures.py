@@ -19,10 +19,10 @@ from db import Database
 from db.database import SqliteDatabase
 from session.async_play import AsyncPlay
 from session.errors import SessionError
-from session.i18n import t
 from session.service import Sessions
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
+from text.catalog import t
 
 #: the session suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"

@@ -13,8 +13,8 @@ import engines
 from db import Database
 from engines.base import BadOptions
 from session import present
-from session.i18n import LANGUAGES, t
 from session.service import Sessions, playable
+from text.catalog import LANGUAGES, t
 
 #: a snake_case id (middle_kingdom, camp_1), a catalog key (ui.to_move) or a template left over
 RAW = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\b[a-z_]+(?:\.[a-z0-9_]+)+\b|[{}]")

@@ -1,4 +1,4 @@
-"""The one text catalog: every word Stolik shows comes from ``session/locales/<lang>/*.json``.
+"""The one text catalog: every word Stolik shows comes from ``text/locales/<lang>/*.json``.
 
 Each language folder holds several JSON files (``core.json`` and one per game) merged into
 one flat ``key -> template`` table; templates use ``str.format`` fields. A key missing in a
