@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -48,6 +49,31 @@ class Pace:
         return cls(**json.loads(text)) if text else cls()
 
 
+def _realtime(values: list[float]) -> Pace | None:
+    if len(values) > 1 or (values and values[0] > MAX_REALTIME_MINUTES):
+        return None
+    return Pace("realtime", per_move=(values[0] if values else 5) * MINUTE)
+
+
+def _daily(values: list[float]) -> Pace | None:
+    if len(values) > 2:
+        return None
+    days = values[0] if values else 1
+    cap = values[1] if len(values) > 1 else 3 * days
+    if days > MAX_DAILY_DAYS or cap < days or cap > MAX_DAILY_DAYS * 3:
+        return None
+    return Pace("daily", increment=days * DAY, cap=cap * DAY)
+
+
+def _untimed(values: list[float]) -> Pace | None:
+    return None if values else Pace()
+
+
+#: pace kind -> its numbers (minutes or days) to a Pace, or None when they are out of bounds
+PACE_KINDS: dict[str, Callable[[list[float]], Pace | None]] = {
+    "none": _untimed, "realtime": _realtime, "daily": _daily}
+
+
 def parse_pace(text: str | None) -> Pace:
     """'none' | 'realtime[:minutes]' | 'daily[:days[:cap days]]' -> Pace."""
     parts = (text or "none").strip().lower().replace(" ", "").split(":")
@@ -56,24 +82,12 @@ def parse_pace(text: str | None) -> Pace:
         values = [float(n) for n in numbers if n]
     except ValueError:
         values = [-1.0]
-    bad = SessionError("error.bad_pace", f"unknown pace {text!r}", pace=text or "")
-    if any(not math.isfinite(v) or v <= 0 for v in values):
-        raise bad
-    if kind == "none" and not values:
-        return Pace()
-    if kind == "realtime" and len(values) <= 1:
-        if values and values[0] > MAX_REALTIME_MINUTES:
-            raise bad
-        return Pace("realtime", per_move=(values[0] if values else 5) * MINUTE)
-    if kind == "daily" and len(values) <= 2:
-        days = values[0] if values else 1
-        if days > MAX_DAILY_DAYS:
-            raise bad
-        cap = values[1] if len(values) > 1 else 3 * days
-        if cap < days or cap > MAX_DAILY_DAYS * 3:
-            raise bad
-        return Pace("daily", increment=days * DAY, cap=cap * DAY)
-    raise bad
+    pace = None
+    if kind in PACE_KINDS and all(math.isfinite(v) and v > 0 for v in values):
+        pace = PACE_KINDS[kind](values)
+    if pace is None:
+        raise SessionError("error.bad_pace", f"unknown pace {text!r}", pace=text or "")
+    return pace
 
 
 def turn_starts(pace: Pace, bank: float | None) -> float | None:

@@ -61,41 +61,52 @@ def _ranges(join: str, tokens: list[str]) -> tuple[Choice, ...]:
                         False) for chunk in chunks)
 
 
+def _following(split: list[list[str]], done: list[str], group: str | None) -> dict[str, list[bool]]:
+    """Next token after ``done`` (within ``group``) -> [ends a code, continues]."""
+    depth = len(done)
+    following: dict[str, list[bool]] = {}
+    for tokens in split:
+        if tokens[:depth] != done or len(tokens) <= depth:
+            continue
+        token = tokens[depth]
+        if group is not None and not _in_group(token, group):
+            continue
+        flags = following.setdefault(token, [False, False])
+        flags[0 if len(tokens) == depth + 1 else 1] = True
+    return following
+
+
+def _grouped(join: str, following: dict[str, list[bool]], group: str | None) -> tuple[Choice, ...]:
+    """More choices than a menu holds: by first character, else by ranges."""
+    heads = sorted({token[0] for token in following})
+    if group is None and 1 < len(heads) <= MENU_SIZE:
+        return tuple(Choice(f"{join}{h}{GROUP}", f"{h}…", False) for h in heads)
+    return _ranges(join, sorted(following))
+
+
+def _choices(join: str, following: dict[str, list[bool]]) -> tuple[Choice, ...]:
+    choices: list[Choice] = []
+    for token, (ends, continues) in following.items():
+        if ends:
+            choices.append(Choice(join + token, token, True))
+        if continues:
+            choices.append(Choice(join + token, token + " …" if ends else token, False))
+    return tuple(choices)
+
+
 def step(codes: list[str], prefix: str = "") -> Step:
     """The choices after ``prefix``; a step with a single choice is followed automatically."""
     split = [code.split() for code in codes]
     done, group = _parse(prefix)
     while True:
-        depth = len(done)
-        following: dict[str, list[bool]] = {}  # next token -> [ends a code, continues]
-        for tokens in split:
-            if tokens[:depth] != done or len(tokens) <= depth:
-                continue
-            token = tokens[depth]
-            if group is not None and not _in_group(token, group):
-                continue
-            flags = following.setdefault(token, [False, False])
-            flags[0 if len(tokens) == depth + 1 else 1] = True
+        following = _following(split, done, group)
         base = " ".join(done)
         join = (base + " ") if base else ""
-        count = sum(ends + continues for ends, continues in following.values())
-        if count > MENU_SIZE:
-            heads = sorted({token[0] for token in following})
-            if group is None and 1 < len(heads) <= MENU_SIZE:
-                return Step(prefix, tuple(
-                    Choice(f"{join}{h}{GROUP}", f"{h}…", False) for h in heads))
-            return Step(prefix, _ranges(join, sorted(following)))
+        if sum(ends + continues for ends, continues in following.values()) > MENU_SIZE:
+            return Step(prefix, _grouped(join, following, group))
         if len(following) == 1:
             ((token, (ends, continues)),) = following.items()
-            if not continues:
-                return Step(prefix, (Choice(join + token, token, True),))
-            if not ends:
+            if not ends and continues:  # the only way on: take it and look further
                 done, group = done + [token], None
                 continue
-        choices: list[Choice] = []
-        for token, (ends, continues) in following.items():
-            if ends:
-                choices.append(Choice(join + token, token, True))
-            if continues:
-                choices.append(Choice(join + token, token + " …" if ends else token, False))
-        return Step(prefix, tuple(choices))
+        return Step(prefix, _choices(join, following))
