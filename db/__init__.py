@@ -1,8 +1,6 @@
 """Persistence: one interface over an embedded SQLite file or a PostgreSQL server, the schema
 migrations and the session store."""
 
-# each backend registers itself with Database (db/database.py) when imported
-from db import postgres, sqlite  # noqa: F401
 from db.database import (
     DamagedRow,
     Database,
@@ -13,5 +11,9 @@ from db.database import (
 )
 from db.migrate import migrate
 
-__all__ = ["Database", "DamagedRow", "IntegrityViolation", "StaleVersion", "StoreBusy",
-           "StoreError", "migrate"]
+# imported here so that each backend registers itself with Database (see db/database.py)
+from db.postgres import PostgresDatabase
+from db.sqlite import SqliteDatabase
+
+__all__ = ["Database", "DamagedRow", "IntegrityViolation", "PostgresDatabase", "SqliteDatabase",
+           "StaleVersion", "StoreBusy", "StoreError", "migrate"]
