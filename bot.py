@@ -214,9 +214,9 @@ def main(argv: list[str] | None = None) -> int:
         print(bad, file=sys.stderr)
         return 2
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
-    from session import present
+    from session import workers
 
-    present.use_render_processes(render_workers())
+    workers.use_render_processes(render_workers())
     guild = os.environ.get("STOLIK_GUILD")
     idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
     bot = make_bot(db_path, int(guild) if guild else None, idle_days,
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bot.run(token, log_handler=None)
     finally:
-        present.stop_render_processes()
+        workers.stop_render_processes()
     return 0
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines  # noqa: E402
 from bench.stats import pct  # noqa: E402
 from db import Database  # noqa: E402
-from db.database import SqliteDatabase  # noqa: E402
+from db.sqlite import SqliteDatabase  # noqa: E402
 from session.service import Sessions  # noqa: E402
 
 #: filler games are put in channels far from the benchmark's own

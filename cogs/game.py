@@ -14,7 +14,7 @@ from discord.ext import commands
 import engines
 from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
 from engines.base import BOT_LEVELS, GameError
-from session import nudges, present
+from session import nudges, present, workers
 from session import replay as replay_module
 from session.service import SessionError, parse_variants, playable
 from text.catalog import t
@@ -474,7 +474,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             row = await replay_target(host, interaction, number)
-            made = await present.off_loop(replay_module.build, row, [
+            made = await workers.off_loop(replay_module.build, row, [
                 (a.seat, a.code) for a in await host.sessions.store.actions(row.id)], lang)
         except GameError as error:
             await answer_error(interaction, error)

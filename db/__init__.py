@@ -8,8 +8,12 @@ from db.database import (
     StaleVersion,
     StoreBusy,
     StoreError,
-    migrate,
 )
+from db.migrate import migrate
 
-__all__ = ["Database", "DamagedRow", "IntegrityViolation", "StaleVersion", "StoreBusy",
-           "StoreError", "migrate"]
+# imported here so that each backend registers itself with Database (see db/database.py)
+from db.postgres import PostgresDatabase
+from db.sqlite import SqliteDatabase
+
+__all__ = ["Database", "DamagedRow", "IntegrityViolation", "PostgresDatabase", "SqliteDatabase",
+           "StaleVersion", "StoreBusy", "StoreError", "migrate"]

@@ -2,7 +2,7 @@
 
 A computer player's search may take tens of milliseconds of pure-Python CPU; on the event loop
 that would stall heartbeats and the 3-second answers to clicks. :func:`move` runs the decision
-where the renderers run (``present.off_loop``: the render processes in production, a thread
+where the renderers run (``workers.off_loop``: the worker processes in production, a thread
 in tests), with a generator seeded by the caller, so the move is the same wherever it runs.
 
 A bot that raises or answers an illegal code is a bug. With :data:`STRICT` (set by the test
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import engines
 from engines.base import BOT_LEVELS, State
+from session import workers
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +67,7 @@ def decide(game_id: str, state: State, seat: int, seed: str, level: str) -> Deci
 
 async def move(game_id: str, state: State, seat: int, seed: str, level: str | None) -> str:
     """A legal move for the computer ``seat``, decided off the event loop."""
-    from session import present  # present imports the service, which imports this module
-
-    decision: Decision = await present.off_loop(
+    decision: Decision = await workers.off_loop(
         decide, game_id, state, seat, seed, level_or_default(level))
     if decision.failure is None:
         return decision.code

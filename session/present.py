@@ -6,15 +6,9 @@ public here is built from the spectator view; private views only go to their own
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import functools
 import importlib
-import multiprocessing
-import os
 import re
-import threading
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -26,6 +20,7 @@ from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
 from session.service import Notice
+from session.workers import off_loop
 from text.catalog import lookup, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
@@ -172,51 +167,6 @@ def import_module_render(game_id: str) -> Any:
 def scores_line(row: SessionRow, totals: list[int], lang: str) -> str:
     return t(lang, "ui.scores", scores=" · ".join(
         f"{seat.name} {total}" for seat, total in zip(row.seats, totals, strict=False)))
-
-
-#: worker processes for rendering, set up by the bot (None: a worker thread, as in tests)
-_render_pool: concurrent.futures.Executor | None = None
-
-
-def use_render_processes(workers: int) -> None:
-    """Render in ``workers`` processes. Pillow drawing is mostly Python holding the GIL, so in
-    a thread it still takes turns with the event loop: under load, heartbeats and the first
-    answers to clicks waited behind it (measured with bench/bench_load.py)."""
-    global _render_pool
-    if workers > 0 and _render_pool is None:
-        context = multiprocessing.get_context("forkserver")
-        _render_pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),))
-
-
-def _exit_with(bot_pid: int) -> None:
-    """In each render process: exit when the bot is gone. A bot killed outright (kill -9, a
-    crash) stops no pool, and its workers would otherwise wait for work forever."""
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(bot_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:
-                pass
-    threading.Thread(target=watch, name="exit-with-bot", daemon=True).start()
-
-
-def stop_render_processes() -> None:
-    global _render_pool
-    if _render_pool is not None:
-        _render_pool.shutdown(wait=False, cancel_futures=True)
-        _render_pool = None
-
-
-async def off_loop(draw: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a renderer away from the event loop: in the render processes, else in a thread."""
-    if _render_pool is None:
-        return await asyncio.to_thread(draw, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(
-        _render_pool, functools.partial(draw, *args, **kwargs))
 
 
 async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes:

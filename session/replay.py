@@ -4,7 +4,7 @@ plus the full move log as a text file.
 Everything public: frames are spectator views (``view(state, None)``) and the log holds only
 public events, exactly as the channel saw them, so a running game with secrets leaks nothing.
 The log is replayed from seed + actions and the frames drawn in one call away from the event
-loop (``present.off_loop``): a long game's replay and drawing would otherwise stall the bot.
+loop (``workers.off_loop``): a long game's replay and drawing would otherwise stall the bot.
 """
 
 from __future__ import annotations

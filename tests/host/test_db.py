@@ -11,17 +11,10 @@ import aiosqlite
 import pytest
 
 from db import Database, StoreBusy, StoreError
-from db.database import (
-    IntegrityViolation,
-    PostgresDatabase,
-    SqliteDatabase,
-    StaleVersion,
-    dollar_params,
-    latest_version,
-    migrate,
-    split_statements,
-    to_postgres,
-)
+from db.database import IntegrityViolation, StaleVersion
+from db.migrate import dollar_params, latest_version, migrate, split_statements, to_postgres
+from db.postgres import PostgresDatabase
+from db.sqlite import SqliteDatabase
 
 #: the store suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"

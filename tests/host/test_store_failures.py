@@ -16,7 +16,7 @@ import pytest
 import engines
 from cogs.game import GameCog
 from db import Database
-from db.database import SqliteDatabase
+from db.sqlite import SqliteDatabase
 from session.async_play import AsyncPlay
 from session.errors import SessionError
 from session.service import Sessions
