@@ -2,7 +2,8 @@
 
 Modules: ``data`` (board and cards), ``board`` (control, fiefs), ``harvest`` (strength x
 wealth), ``scrolls`` (the 37 parchments), ``rules`` (the round, phase by phase), ``state``
-(the state dict), ``game`` (the contract), ``bot`` (the computer player).
+(the state dict), ``notation`` (the readable position), ``game`` (the contract), ``bot`` (the
+computer player).
 """
 
 from engines.bunny_kingdom.game import BunnyKingdom

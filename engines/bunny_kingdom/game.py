@@ -29,7 +29,7 @@ from engines.base import (
     rank_by,
     rng_for,
 )
-from engines.bunny_kingdom import rules
+from engines.bunny_kingdom import notation, rules
 from engines.bunny_kingdom.board import fiefs
 from engines.bunny_kingdom.data import (
     BASIC_RESOURCES,
@@ -345,6 +345,14 @@ class BunnyKingdom(Game):
         if verb == "copy" and len(args) == 2:
             return f"bunny_kingdom.action.copy.{args[1]}", {"card": args[0]}
         return "action.generic", {"code": action}
+
+    # --- notation ------------------------------------------------------------------------
+    def notation(self, state: State) -> str:
+        """The readable position of :mod:`engines.bunny_kingdom.notation`."""
+        return notation.dump(state)
+
+    def load(self, text: str) -> State:
+        return notation.load(text)
 
     # --- computer player -----------------------------------------------------------------
     def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
