@@ -1,6 +1,6 @@
 """Kingdomino scoring speed: CPU µs per finished kingdom, before (frozen copy below) and now.
 
-    python -m bench.bench_kingdomino_scoring [rounds]
+    python -m bench.lab.bench_kingdomino_scoring [rounds]
 
 Finished kingdoms come from seeded games of computer players (2, 3, 4 players, Mighty Duel).
 "Score" is what a view needs for each kingdom: the points and the breakdown lines

@@ -1,10 +1,10 @@
 """Fit a Gheos position value to game outcomes, and measure how often civilizations perish
 (a dev tool, not a test; issue 15, Gheos with 3 players):
 
-    python bench/fit_gheos_eval.py --players 3 --games 300 --seed 20000 --save /tmp/g3.json
-    python bench/fit_gheos_eval.py --load /tmp/g3.json --only "one,points,value,threatened value"
-    python bench/fit_gheos_eval.py --load /tmp/g3.json --stages
-    python bench/fit_gheos_eval.py --games 80 --survival
+    python bench/lab/fit_gheos_eval.py --players 3 --games 300 --seed 20000 --save /tmp/g3.json
+    python bench/lab/fit_gheos_eval.py --load /tmp/g3.json --only "one,points,value,threatened value"
+    python bench/lab/fit_gheos_eval.py --load /tmp/g3.json --stages
+    python bench/lab/fit_gheos_eval.py --games 80 --survival
 
 Seeded games are played (one seat ``--a``, the others ``--b``, seats rotated, as
 bench/bench_bots_gd.py plays them). At every tile decision each seat's public measures
@@ -40,7 +40,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.bench_bots_gd import POLICIES, seeded_game  # noqa: E402
 from engines.gheos import bot as gheos_bot  # noqa: E402
