@@ -11,9 +11,9 @@ same process, so their ratio holds on a busy machine.
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 import time
 from typing import NamedTuple
 
@@ -141,4 +141,6 @@ def main(rounds: int = 30) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rounds", type=int, nargs="?", default=30, help="passes over the kingdoms")
+    main(parser.parse_args().rounds)
