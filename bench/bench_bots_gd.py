@@ -192,7 +192,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="first game's seed")
     parser.add_argument("--outcomes", type=Path, metavar="FILE",
                         help="write each game's seed, seat, win and points (JSON) for "
-                             "bench/compare_outcomes.py")
+                             "bench/lab/compare_outcomes.py")
     args = parser.parse_args()
     options = {"sets": args.sets.split(",")} if args.sets else {}
     r = tournament(args.game, args.players, args.games, args.a, args.b, options, args.seed)

@@ -6,6 +6,7 @@ Targets (issue 3): a full random 4-player game < 200 ms; board image < 100 ms an
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -96,4 +97,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     main()

@@ -10,6 +10,7 @@ time and PNG size. Targets (issue 5): render < 100 ms and < 1 MB.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -133,4 +134,6 @@ def main(games: int = 100) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=100, help="random games")
+    main(parser.parse_args().games)

@@ -3,6 +3,7 @@ placement preview, board render. Not a test: ``python bench/bench_gheos.py [game
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -39,8 +40,7 @@ def play(players: int, seed: int, bot: bool, steps: list[float] | None = None):
     return s, events, time.perf_counter() - t0, states
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+def main(games: int = 30) -> None:
     steps: list[float] = []
     print(f"Gheos benchmark, {games} games per player count\n")
     print("players  policy   ms/game  actions  turns  wars  migr.  to isle  civs  "
@@ -100,4 +100,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=30, help="games per player count")
+    main(parser.parse_args().games)

@@ -47,10 +47,9 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_bots_gd import seeded_game, seeded_steps  # noqa: E402
 from bench.stats import pct  # noqa: E402
 
-#: every placement judged and 24 played out, as the player does since issue 15's seventh
-#: session; set on both versions, so an older revision (which sampled 96 + 48 and played out
-#: 12) judges as many. The replacement cost of that time (0.5, now 0 with 3-4 players) is
-#: set too, so that both choose alike and the timed states are the same
+#: every placement judged and 24 played out, set on both versions so that an older revision
+#: (which sampled fewer) judges as many; the replacement cost is pinned too, so that both
+#: choose alike and the timed states are the same
 WIDE = {"SAMPLE_PLACE_MANY": 1000, "SAMPLE_REPLACE_MANY": 1000, "SHORTLIST_MANY": 24,
         "REPLACE_COST_MANY": 0.5}
 PLAYOUTS = 24

@@ -8,6 +8,7 @@ Targets (issue 2): step p99 < 1 ms, full 4-player game < 20 ms, render < 100 ms 
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -100,4 +101,6 @@ def main(games: int = 200) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=200, help="random games per setup")
+    main(parser.parse_args().games)

@@ -9,6 +9,7 @@ other processes on a shared machine cannot inflate) and wall time (``perf_counte
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import random
 import sys
@@ -45,9 +46,7 @@ def measure(game_id: str, games: int) -> tuple[list[float], list[float], dict]:
     return cpu, wall, by_kind
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 15
-    chosen = sys.argv[2:] or GAMES
+def main(games: int = 15, chosen: tuple[str, ...] | list[str] = GAMES) -> None:
     print(f"engine step (apply) in random games, {games} per player count; ms")
     for game_id in chosen:
         cpu, wall, by_kind = measure(game_id, games)
@@ -60,4 +59,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=15, help="games per player count")
+    parser.add_argument("game", nargs="*", help=f"games to time (default: all of {', '.join(GAMES)})")
+    args = parser.parse_args()
+    main(args.games, args.game or GAMES)

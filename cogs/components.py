@@ -29,10 +29,9 @@ from text.catalog import t
 log = logging.getLogger(__name__)
 
 #: how long a picker step may take before its click is answered with a defer instead (then
-#: one call more): within issue 11's first-answer goal (p99 <= 250 ms), so a click never waits
-#: longer than this for the store or a preview. On a saturated bot (200 games, no thinking) a
-#: step queues ~0.4 s and most picks are deferred, one call dearer each; a 1 s budget saved
-#: those calls but let the first answer wait up to a second by design (bench/bench_load.py)
+#: one call more): within the first-answer goal (p99 <= 250 ms), so a click never waits
+#: longer than this for the store or a preview. A longer budget saves the defer's call on a
+#: saturated bot but makes the first answer wait that long by design
 PICK_BUDGET = 0.2
 
 BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"

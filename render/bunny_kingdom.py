@@ -64,7 +64,7 @@ INGOT_TEXT = (40, 25, 10)
 INGOTS = {"copper": ((205, 120, 60), "Cu"), "gold": ((245, 200, 40), "Au"),
           "iron": ((150, 155, 165), "Fe")}
 TOWER = (100, 90, 190)  # the sky tower's body, under its white pair number
-PROVISIONS = (140, 95, 45)  # the provisions card, under a white "+2" (was 3.4:1)
+PROVISIONS = (140, 95, 45)  # the provisions card, dark enough for its white "+2" (>= 4.5:1)
 CAMP_DARK = (70, 45, 20)  # the camp's outline and the stroke round its white number
 ICON_TEXT = (
     *((INGOT_TEXT, fill) for fill, _ in INGOTS.values()),

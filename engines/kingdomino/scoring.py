@@ -146,7 +146,7 @@ def _score(terrain: str, crowns: str, size: int, lines: list[_Line] | None = Non
     """Points (no variant bonus), largest property and crowns of one kingdom; with ``lines``,
     also one line per crowned property appended to it (the breakdown, see :func:`survey`).
 
-    Written for speed (bench/bench_kingdomino_peer.py; the live score asks this of every
+    Written for speed (bench/lab/bench_kingdomino_peer.py; the live score asks this of every
     kingdom on every view, through the memo :func:`_tally`), hence one function with its steps
     inline: bitboards and crown weights (above), only the cells up to the last square (the
     grid's empty cells after it would only widen every number; the tables for that many cells

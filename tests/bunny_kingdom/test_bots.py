@@ -1,6 +1,6 @@
 """The computer player's strength, levels and use of the game's mechanisms, from short seeded
 tournaments (bench/bench_bots.py). Seeded, so the figures are exact: a change that makes the
-player weaker fails here. The full-size tournaments are in the README (Benchmarks)."""
+player weaker fails here. The full-size tournaments are in docs/BENCHMARKS.md."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The computer player's strength and levels, from short seeded tournaments (bench/bench_bots.py).
 
 The games are seeded, so these figures are exact, not statistical: a change that makes the
-player weaker fails here. The full-size tournaments are in the README (Benchmarks).
+player weaker fails here. The full-size tournaments are in docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations

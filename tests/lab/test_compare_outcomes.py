@@ -1,8 +1,8 @@
-"""bench/compare_outcomes.py compares two players on the games both played, game by game."""
+"""bench/lab/compare_outcomes.py compares two players on the games both played, game by game."""
 
 import pytest
 
-from bench.compare_outcomes import load, paired
+from bench.lab.compare_outcomes import load, paired
 
 
 def test_only_common_games_are_compared_and_the_difference_is_per_game():

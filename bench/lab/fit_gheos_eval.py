@@ -1,10 +1,10 @@
 """Fit a Gheos position value to game outcomes, and measure how often civilizations perish
-(a dev tool, not a test; issue 15, Gheos with 3 players):
+(a dev tool, not a test):
 
-    python bench/fit_gheos_eval.py --players 3 --games 300 --seed 20000 --save /tmp/g3.json
-    python bench/fit_gheos_eval.py --load /tmp/g3.json --only "one,points,value,threatened value"
-    python bench/fit_gheos_eval.py --load /tmp/g3.json --stages
-    python bench/fit_gheos_eval.py --games 80 --survival
+    python bench/lab/fit_gheos_eval.py --players 3 --games 300 --seed 20000 --save /tmp/g3.json
+    python bench/lab/fit_gheos_eval.py --load /tmp/g3.json --only "one,points,value,threatened value"
+    python bench/lab/fit_gheos_eval.py --load /tmp/g3.json --stages
+    python bench/lab/fit_gheos_eval.py --games 80 --survival
 
 Seeded games are played (one seat ``--a``, the others ``--b``, seats rotated, as
 bench/bench_bots_gd.py plays them). At every tile decision each seat's public measures
@@ -17,19 +17,10 @@ civilization with followers perishes in a war within a round and before the end,
 or not. Seeds 10000-10199 (screening) and 80000+ (confirmation) are for tournaments: fit
 elsewhere.
 
-What it found (3 players, normal against two old bots, seeds 20000-20299, 30,738 positions):
-the normal player's own value, split into safe and threatened civilizations, explains the
-points still to come with R^2 0.47 (held out 0.45); a point of that value brings 0.32 final
-points, 0.17 when threatened (the ratio 0.53 is close to the bot's 0.6); all 17 measures
-give R^2 0.48 (held out 0.46). Per band of turns left the threatened ratio grows from 0.35
-(30+ turns) to 0.86 (under 10). Played as the bot's value (own minus 0.7 x the best rival's
-predicted final points), the free fits lose to the hand-weighted value: 46-52 % of 100 games
-against the old bots on seeds 10000 where the hand value wins 65 %, and 47 % (40-55) of 150
-on seeds 80000 where it wins 60 % (52-67); refitted on 300 games of the fitted player
-(seeds 21000), 57 % on seeds 10000 and 60 % (52-67) on seeds 80000, no better; refitted
-once more on its own games, 51 %. A regression measures what a position predicts
-under the players' habits, not what a move changes: a war won now is certain, while the
-future that shrinks a value's weight is the same for every candidate move.
+As a player's value, the fits have so far played no better than the hand-weighted value
+(the runs are in git history): a regression measures what a position predicts under the
+players' habits, not what a move changes. A war won now is certain, while the future that
+shrinks a value's weight is the same for every candidate move.
 """
 
 from __future__ import annotations
@@ -40,7 +31,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.bench_bots_gd import POLICIES, seeded_game  # noqa: E402
 from engines.gheos import bot as gheos_bot  # noqa: E402

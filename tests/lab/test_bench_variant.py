@@ -1,9 +1,9 @@
-"""bench/bench_gheos_variant.py sets the constants it is given and refuses a name the bot does
+"""bench/lab/bench_gheos_variant.py sets the constants it is given and refuses a name the bot does
 not define (a typo would otherwise screen the unchanged bot)."""
 
 import pytest
 
-from bench.bench_gheos_variant import override
+from bench.lab.bench_gheos_variant import override
 from engines.gheos import bot
 
 

@@ -1,8 +1,8 @@
-"""bench/gheos_diagnose.py: the records it compares agree with the games they come from."""
+"""bench/lab/gheos_diagnose.py: the records it compares agree with the games they come from."""
 
 from __future__ import annotations
 
-from bench.gheos_diagnose import play, report
+from bench.lab.gheos_diagnose import play, report
 from engines.gheos import rules as R
 
 

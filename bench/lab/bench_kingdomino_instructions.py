@@ -2,7 +2,7 @@
 clock, the count does not move with the load of a shared machine, so small changes to
 ``engines/kingdomino/scoring.py`` can be compared.
 
-    python bench/bench_kingdomino_instructions.py [--baseline old_scoring.py] [--kingdoms 400]
+    python bench/lab/bench_kingdomino_instructions.py [--baseline old_scoring.py] [--kingdoms 400]
 
 The kingdoms are bench_kingdomino_peer's (finished, from seeded computer games), built here and
 handed to the counted runs in a file. Each module is counted twice under ``valgrind
@@ -23,9 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.bench_kingdomino_peer import finished_kingdoms, load_baseline  # noqa: E402
+from bench.lab.bench_kingdomino_peer import finished_kingdoms, load_baseline  # noqa: E402
 from engines.kingdomino import scoring  # noqa: E402
 
 PASSES = (1, 5)

@@ -2,7 +2,7 @@
 constants set for this run only, to screen a value without editing ``engines/gheos/bot.py``.
 Not a test:
 
-    python bench/bench_gheos_variant.py --set SHORTLIST_MANY=8 --set GROWTH_CHALICE=0.5 \\
+    python bench/lab/bench_gheos_variant.py --set SHORTLIST_MANY=8 --set GROWTH_CHALICE=0.5 \\
         --players 3 --games 100 --a normal --b baseline --seed 10000
 
 Every other option is passed to ``bench_bots_gd.py`` (``--game gheos`` is implied). A name
@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench import bench_bots_gd  # noqa: E402
 from engines.gheos import bot  # noqa: E402

@@ -1,4 +1,4 @@
-"""bench/fit_gheos_eval.py, the tool that fits a Gheos position value to game outcomes: its
+"""bench/lab/fit_gheos_eval.py, the tool that fits a Gheos position value to game outcomes: its
 measures split threatened civilizations from safe ones, its least squares recover a known
 rule, and it runs on a few games."""
 
@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bench import fit_gheos_eval as fit_tool
+from bench.lab import fit_gheos_eval as fit_tool
 from engines.gheos import rules as R
 from engines.gheos.position import position
-
-from .helpers import full, lr
+from tests.gheos.helpers import full, lr
 
 
 def _exposed():

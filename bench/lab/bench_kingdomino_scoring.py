@@ -1,6 +1,6 @@
 """Kingdomino scoring speed: CPU µs per finished kingdom, before (frozen copy below) and now.
 
-    python -m bench.bench_kingdomino_scoring [rounds]
+    python -m bench.lab.bench_kingdomino_scoring [rounds]
 
 Finished kingdoms come from seeded games of computer players (2, 3, 4 players, Mighty Duel).
 "Score" is what a view needs for each kingdom: the points and the breakdown lines
@@ -11,9 +11,9 @@ same process, so their ratio holds on a busy machine.
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 import time
 from typing import NamedTuple
 
@@ -141,4 +141,6 @@ def main(rounds: int = 30) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rounds", type=int, nargs="?", default=30, help="passes over the kingdoms")
+    main(parser.parse_args().rounds)

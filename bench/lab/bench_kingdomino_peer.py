@@ -2,7 +2,7 @@
 Pompidup/KDomino's ``calculateScoreUseCase`` (TypeScript, run on Node), on the same finished
 kingdoms, timed in one run.
 
-    python bench/bench_kingdomino_peer.py --peer /path/to/KDomino [--kingdoms 400] [--runs 9]
+    python bench/lab/bench_kingdomino_peer.py --peer /path/to/KDomino [--kingdoms 400] [--runs 9]
         [--baseline old_scoring.py]
 
 ``--peer`` is a checkout of github.com/Pompidup/KDomino (not part of this repository); its
@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engines.kingdomino import GAME, scoring  # noqa: E402
 from engines.kingdomino.data import CASTLE, EMPTY, LETTER_TERRAIN  # noqa: E402

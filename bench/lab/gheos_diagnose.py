@@ -2,8 +2,8 @@
 (seats rotated, the same seeds and rng as bench_bots_gd.py) and compares the games ``--a``
 won with those it lost. Not a test, not a tournament for win rates (use bench_bots_gd.py):
 
-    python bench/gheos_diagnose.py --players 3 --games 100 --seed 30000 --out /tmp/diag.json
-    python bench/gheos_diagnose.py --load /tmp/diag.json
+    python bench/lab/gheos_diagnose.py --players 3 --games 100 --seed 30000 --out /tmp/diag.json
+    python bench/lab/gheos_diagnose.py --load /tmp/diag.json
 
 For each game it records, per seat: points by source, scoring tokens (when and for how
 much), foundings, followers lost (to wars and islands) and by whose move, the final
@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.bench_bots_gd import seeded_game  # noqa: E402
 

@@ -2,9 +2,9 @@
 
     python bench/bench_bots_gd.py --game gheos --players 3 --games 600 --seed 96000 \\
         --outcomes /tmp/main.json
-    python bench/bench_gheos_variant.py --set THREAT=0.5 --players 3 --games 600 \\
+    python bench/lab/bench_gheos_variant.py --set THREAT=0.5 --players 3 --games 600 \\
         --seed 96000 --outcomes /tmp/threat.json
-    python bench/compare_outcomes.py --a /tmp/threat.json --b /tmp/main.json
+    python bench/lab/compare_outcomes.py --a /tmp/threat.json --b /tmp/main.json
 
 Each file is one ``--outcomes`` of ``bench/bench_bots_gd.py`` (several files on a side are
 joined). Only the games both sides played (same seed and seat) are compared. The games share
