@@ -17,7 +17,7 @@ from engines.base import (
     check_players,
     rng_for,
 )
-from engines.dwoch_nastepcow import actions, scoring
+from engines.dwoch_nastepcow import actions, notation, scoring
 from engines.dwoch_nastepcow.data import DEFAULT_SETS, SETS, TILES, tiles_of_sets
 from engines.dwoch_nastepcow.geometry import START
 from engines.dwoch_nastepcow.state import RESERVE_SLOTS, copy_state, new_turn
@@ -124,6 +124,13 @@ class DwochNastepcow(Game):
 
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
         return actions.describe(state, action)
+
+    def notation(self, state: State) -> str:
+        """The position in a few readable lines (:mod:`engines.dwoch_nastepcow.notation`)."""
+        return notation.dump(state)
+
+    def load(self, text: str) -> State:
+        return notation.load(text)
 
     def bot_action(self, state: State, seat: int, rng: random.Random,
                    level: str = "normal") -> str:

@@ -32,7 +32,7 @@ from engines.base import (
     rank_by,
     rng_for,
 )
-from engines.gheos import geometry
+from engines.gheos import geometry, notation
 from engines.gheos import rules as R
 from engines.gheos.actions import (
     check_put,
@@ -390,6 +390,14 @@ class Gheos(Game):
         except (MalformedAction, KeyError, ValueError):
             pass
         return "action.generic", {"code": action}
+
+    # --- notation ------------------------------------------------------------------------------
+    def notation(self, state: dict[str, Any]) -> str:
+        """The position in a few readable lines (:mod:`engines.gheos.notation`)."""
+        return notation.dump(state)
+
+    def load(self, text: str) -> dict[str, Any]:
+        return notation.load(text)
 
     # --- computer player ------------------------------------------------------------------------
     def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random,
