@@ -1,4 +1,6 @@
-"""Discord glue shared by the cogs: turn message specs into messages, publish turns, DM hands.
+"""The live-board protocol: each game has exactly one live board (its newest turn message),
+posted as "record the intent, post, record the message", edited in place while the same
+players are to act, repaired when Discord refused it or a crash came in between.
 
 Nothing here decides game matters; it sends what the session layer and presenter return.
 """
@@ -6,180 +8,39 @@ Nothing here decides game matters; it sends what the session layer and presenter
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import logging
-import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import discord
 
-import engines
-from cogs.pace import GlobalPace, limit_from_env
-from db.database import StoreError
-from engines.base import GameError
-from session import present
-from session.async_play import AsyncPlay, TimerEvent
-from session.errors import SessionError
-from session.present import ButtonSpec, MessageSpec, SelectSpec
+from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
+from cogs.hands import Hands
+from cogs.pace import GlobalPace
+from session import facts, present
+from session.errors import GameError, SessionError, StoreError
+from session.facts import SessionRow
+from session.posts import Posts
+from session.present import MessageSpec
 from session.service import Outcome, Sessions
-from text.catalog import error_text, language, t
-
-if TYPE_CHECKING:
-    from db.store import SessionRow
 
 log = logging.getLogger(__name__)
 
-#: Discord's JSON error code for "Cannot send messages to this user" (DMs closed)
-CANNOT_DM = 50007
 #: waits before posting a board again when Discord answered 429 or 5xx (after discord.py's own
 #: retries); then the board waits for the next click or ``/game board``
 BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
-#: how long a user's DMs are skipped after Discord failed one with a server error
-DM_PAUSE = 120.0
-#: Discord's limit on a message's content
-MAX_CONTENT = 2000
 #: an interaction token serves follow-ups and edits for 15 minutes; a call is not started in
 #: its last seconds (it would fail and then go by the channel anyway)
 TOKEN_MARGIN = datetime.timedelta(seconds=30)
-#: at most this much of a user's own text is echoed back in an error
-ECHO_LIMIT = 100
 #: live boards remembered per process (who acts at which version)
 LIVE_BOARDS = 4096
-
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 def board_nonce(row: SessionRow) -> str:
     """The nonce of a session's board at its version (Discord: at most 25 characters)."""
     return f"b{row.id}v{row.version}"[:25]
-
-
-def lang_of(interaction: discord.Interaction) -> str:
-    return language(str(interaction.locale) if interaction.locale else None)
-
-
-def to_view(spec: MessageSpec) -> discord.ui.View | None:
-    """Persistent components (timeout=None); their clicks are routed by custom_id."""
-    if not spec.rows:
-        return None
-    view = discord.ui.View(timeout=None)
-    for row_number, row in enumerate(spec.rows):
-        for item in row:
-            if isinstance(item, ButtonSpec):
-                view.add_item(discord.ui.Button(
-                    label=item.label, custom_id=item.custom_id, style=_STYLES[item.style],
-                    row=row_number,
-                ))
-            elif isinstance(item, SelectSpec):
-                view.add_item(discord.ui.Select(
-                    custom_id=item.custom_id, placeholder=item.placeholder, row=row_number,
-                    options=[discord.SelectOption(label=label, value=value)
-                             for label, value in item.options],
-                ))
-    # clicks are routed by the DynamicItems (custom ids), so discord.py need not keep this view
-    # in its store for the message; a finished view is sent but never stored (no memory growth)
-    view.stop()
-    return view
-
-
-def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"content": spec.content}
-    view = to_view(spec)
-    if view is not None:
-        kwargs["view"] = view
-    if spec.image is not None:
-        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
-                                      description=spec.description)
-    return kwargs
-
-
-def edit_kwargs(spec: MessageSpec) -> dict[str, Any]:
-    """The same message as an edit: files go in ``attachments``; no view clears the buttons."""
-    kwargs = message_kwargs(spec)
-    file = kwargs.pop("file", None)
-    kwargs["attachments"] = [file] if file is not None else []
-    kwargs.setdefault("view", None)
-    return kwargs
-
-
-def _bytes_io(data: bytes) -> Any:
-    import io
-
-    return io.BytesIO(data)
-
-
-async def confirm(interaction: discord.Interaction, key: str) -> bool:
-    """A private "done" after a recorded change. It may be lost (a 429 storm, an expired
-    token) without holding back what matters more: the board that follows. Returns whether
-    it went out (after a "thinking" defer, a later follow-up may then be public)."""
-    try:
-        await interaction.followup.send(t(lang_of(interaction), key), ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not confirm %s to user %s", key, interaction.user.id)
-        return False
-    return True
-
-
-def clip(text: str, limit: int = MAX_CONTENT) -> str:
-    """``text`` cut to ``limit`` characters (an ellipsis shows the cut)."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
-    """An error goes only to the user who caused it (ephemeral), in their language; what the
-    user typed is echoed clipped, so a long input never makes the answer itself too long."""
-    lang = lang_of(interaction)
-    params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
-    await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
-
-
-async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
-    """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
-    and the user still gets a clear private answer instead of "thinking…" forever."""
-    log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
-              exc_info=exc)
-    await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
-
-
-async def on_command_error(interaction: discord.Interaction,
-                           error: discord.app_commands.AppCommandError) -> None:
-    """The command tree's error handler: a refusal nobody caught is still answered."""
-    original = getattr(error, "original", error)
-    if isinstance(original, GameError):
-        await answer_error(interaction, original)
-    else:
-        await answer_failure(interaction, original)
-
-
-def closed_privately(interaction: discord.Interaction) -> bool:
-    """Whether the first answer updated the clicked private (ephemeral) message, as a move
-    picker is closed by the click that plays its move."""
-    message = interaction.message
-    return (interaction.response.type == discord.InteractionResponseType.message_update
-            and message is not None and message.flags.ephemeral)
-
-
-async def _answer_privately(interaction: discord.Interaction, message: str) -> None:
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(message, ephemeral=True)
-        elif closed_privately(interaction):
-            # the picker the user is looking at says why, in place of its "done"
-            await interaction.edit_original_response(content=message, view=None,
-                                                     attachments=[])
-        else:
-            await interaction.followup.send(message, ephemeral=True)
-    except discord.HTTPException as exc:
-        # an expired token (15 minutes) or Discord failing: nothing more can reach the user
-        log.warning("could not answer interaction %s: %s", interaction.id, exc)
 
 
 class LiveBoard(NamedTuple):
@@ -199,8 +60,9 @@ class BoardNotPosted(SessionError):
         super().__init__("error.board_failed", f"the board of session {session_id} was not posted")
 
 
-class Host:
-    """Publishes outcomes to Discord. One per bot; the cogs share it.
+class Board:
+    """Publishes outcomes to Discord: lobbies and boards, then the hands (:class:`Hands`).
+    One per bot; the cogs share it.
 
     A game has exactly one live board (the newest turn message). Posting it is "record the
     intent, post, record the message": the intent row (``board_posts``) is written first and
@@ -218,29 +80,25 @@ class Host:
     Discord failing) the board goes by the channel as for computer moves and timers.
     """
 
-    def __init__(self, client: discord.Client, sessions: Sessions) -> None:
-        self.client = client
+    def __init__(self, sessions: Sessions, posts: Posts, pace: GlobalPace, channels: Channels,
+                 hands: Hands, owns: Callable[[int | None], bool]) -> None:
         self.sessions = sessions
-        self.play = AsyncPlay(sessions)
+        self.posts = posts
+        #: every call of this process that counts toward Discord's global limit waits here
+        self.pace = pace
+        self.channels = channels
+        self.hands = hands
+        #: whether this process runs a guild's shard (its start-up repairs are this process's)
+        self.owns = owns
         # one publish at a time per session: concurrent clicks (simultaneous phases) must not
         # post boards out of order, retire the wrong message or DM a closed user twice
         self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # DMs go out after the board, outside the publish lock (a failing DM must not hold up
-        # the next board), one session's DMs at a time so a newer hand never precedes an older
-        self._dming: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
-        #: users whose DMs failed with a server error, until when (monotonic) they are skipped
-        self._dm_down: dict[int, float] = {}
         #: sessions whose newest board Discord refused in this process (see repair_board)
         self.missing: set[int] = set()
-        #: (session id, user id) already told in the channel that their DMs do not arrive
-        self._dm_told: set[tuple[int, int]] = set()
-        self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
         #: session id -> (its board posted as a follow-up by this process, when its token
         #: expires): the board's later edits go through that token while it is valid
         self._followups: dict[int, tuple[discord.WebhookMessage, datetime.datetime]] = {}
-        #: every call of this process that counts toward Discord's global limit waits here
-        self.pace = GlobalPace(limit_from_env())
         #: session id -> its live board as this process last published it (a guess for the
         #: first answer to a click, never trusted for correctness; see acts_alone)
         self._live: dict[int, LiveBoard] = {}
@@ -275,7 +133,7 @@ class Host:
         self._live.pop(row.id, None)  # re-inserted last: the oldest entry goes first
         if row.status != "active":
             return
-        users = (row.seats[seat].user_id for seat in engines.get(row.game_id).to_act(state))
+        users = (row.seats[seat].user_id for seat in facts.to_act(row, state))
         movers = frozenset(user for user in users if user is not None)
         self._live[row.id] = LiveBoard(row.version, movers)
         while len(self._live) > LIVE_BOARDS:
@@ -296,7 +154,7 @@ class Host:
             row = await self.sessions.session(session_id)
             if row.status != "active" or row.turn_message_id != message.id:
                 return
-            channel = await self.channel(row.channel_id)
+            channel = await self.channels.get(row.channel_id)
             if row.version == version or row.id in self.missing:
                 # (a move accepted meanwhile then retires it with a call: it is not bare)
                 self._bare.pop(message.id, None)
@@ -314,14 +172,7 @@ class Host:
             hands = await self._publish(Outcome(row, board_changed=True, new_turn=False),
                                         reply=reply)
         if hands:
-            await self._send_hands_in_order(row, hands)
-
-    async def channel(self, channel_id: int) -> discord.abc.Messageable:
-        channel = self.client.get_channel(channel_id)
-        if channel is None:
-            async with self.pace:
-                channel = await self.client.fetch_channel(channel_id)
-        return channel  # type: ignore[return-value]
+            await self.hands.send_in_order(row, hands)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None,
                       *, retired: int | None = None) -> None:
@@ -333,7 +184,7 @@ class Host:
         async with self._publishing[outcome.session.id]:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
         if hands:
-            await self._send_hands_in_order(outcome.session, hands)
+            await self.hands.send_in_order(outcome.session, hands)
 
     @staticmethod
     def _usable(reply: discord.Interaction | None, row: SessionRow) -> discord.Interaction | None:
@@ -352,7 +203,7 @@ class Host:
         row = outcome.session
         reply = self._usable(reply, row)
         bare = self._still_bare(retired)
-        channel = await self.channel(row.channel_id)
+        channel = await self.channels.get(row.channel_id)
         current = await self.sessions.session(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
             # only the newest lobby message keeps its Join/Start/Leave buttons
@@ -365,11 +216,7 @@ class Host:
             return []
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
-            # a vote or a seat change: a line of news, not a new board
-            lines = present.notices_text(row, outcome.notices, row.lang)
-            if lines:
-                async with self.pace:
-                    await channel.send(clip("\n".join(lines)))
+            await self._post_news(channel, outcome)
             return outcome.private_seats
         state = await self.sessions.state(row)
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
@@ -378,12 +225,30 @@ class Host:
         # the newest turn message (a publish just before this one may have posted it) loses its
         # buttons only once the new one is up: a crash in between never leaves no live board
         previous = await self.sessions.session(row.id)
-        pending = await self.sessions.store.board_is_pending(row.id)
+        pending = await self.posts.board_is_pending(row.id)
         if not (outcome.new_turn or force_new or pending) \
                 and await self._edit_turn_message(channel, previous, spec, reply):
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
             return outcome.private_seats if row.status == "active" else []
+        await self._post_new_board(outcome, channel, state, spec, previous, reply, bare)
+        return outcome.private_seats if row.status == "active" else []
+
+    async def _post_news(self, channel: Any, outcome: Outcome) -> None:
+        """A vote or a seat change: a line of news, not a new board."""
+        row = outcome.session
+        lines = present.notices_text(row, outcome.notices, row.lang)
+        if lines:
+            async with self.pace:
+                await channel.send(clip("\n".join(lines)))
+
+    async def _post_new_board(self, outcome: Outcome, channel: Any, state: Any,
+                              spec: MessageSpec, previous: SessionRow,
+                              reply: discord.Interaction | None, bare: int | None) -> None:
+        """Post the board as a new message (on ``reply`` when it takes it), record it, then
+        retire ``previous`` (the board before it) unless a first answer already did (``bare``);
+        the final board of a finished game is followed by its score breakdown."""
+        row = outcome.session
         pings = await self._turn_pings(row, state)
         board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
@@ -394,7 +259,7 @@ class Host:
         self.missing.discard(row.id)
         # the message id and the end of the intent in one transaction, before anything else
         # goes to Discord: a crash after it leaves in-place edits aimed at the right board
-        await self.sessions.store.board_posted(row.id, None if outcome.finished else message.id)
+        await self.posts.board_posted(row.id, None if outcome.finished else message.id)
         if previous.turn_message_id not in (message.id, bare):
             await self._retire_turn_message(channel, previous, reply)
         self._remember_follow_up(row.id, None if outcome.finished else board, reply)
@@ -403,7 +268,6 @@ class Host:
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
                 await self._say(reply, channel, content)
-        return outcome.private_seats if row.status == "active" else []
 
     async def _say(self, reply: discord.Interaction | None, channel: Any, content: str) -> None:
         """A public text: a follow-up of ``reply`` when it takes one, else by the channel."""
@@ -446,12 +310,11 @@ class Host:
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
-        for seat in engines.get(row.game_id).to_act(state):
+        for seat in facts.to_act(row, state):
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue
-            settings = await self.sessions.store.settings(user_id)
-            if settings is not None and not settings["pings"]:
+            if not await self.posts.takes_pings(user_id):
                 continue
             if not (await self.sessions.quiet(user_id)).is_quiet(now):
                 users.append(discord.Object(user_id))
@@ -464,8 +327,7 @@ class Host:
         503 (the move is recorded), so wait a little and try again, a bounded number of times.
         The nonce makes a repeat of a post Discord did make (a 5xx after the write) return
         that message instead of a second board."""
-        await self.sessions.store.board_pending(row.id, row.version,
-                                                self.sessions.clock().isoformat())
+        await self.posts.board_pending(row.id, row.version)
         for attempt, wait in enumerate((*BOARD_RETRY_WAITS, None)):
             try:
                 async with self.pace:
@@ -490,8 +352,7 @@ class Host:
         or None when the interaction did not take it (an expired or unknown token, Discord
         failing after discord.py's retries), with whether it may have been made all the same
         (a server error): the caller then posts it in the channel."""
-        await self.sessions.store.board_pending(row.id, row.version,
-                                                self.sessions.clock().isoformat())
+        await self.posts.board_pending(row.id, row.version)
         return await self._follow_up(reply, f"board of session {row.id} (version {row.version})",
                                      **message_kwargs(spec), allowed_mentions=pings)
 
@@ -526,7 +387,7 @@ class Host:
 
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
-        return await self.sessions.store.board_is_pending(session_id)
+        return await self.posts.board_is_pending(session_id)
 
     async def repair_board(self, session_id: int, clicked_message_id: int | None = None) -> bool:
         """Post the current board when the live one is missing: its post failed or was never
@@ -536,7 +397,7 @@ class Host:
         Returns whether it posted one."""
         async with self._publishing[session_id]:
             row = await self.sessions.session(session_id)
-            pending = await self.sessions.store.board_is_pending(session_id)
+            pending = await self.posts.board_is_pending(session_id)
             if row.status == "lobby" or (row.status != "active" and not pending):
                 return False
             if not pending:
@@ -547,14 +408,14 @@ class Host:
                     return False
             hands = await self._repost(row)
         if hands:
-            await self._send_hands_in_order(row, hands)
+            await self.hands.send_in_order(row, hands)
         return True
 
     async def _repost(self, row: SessionRow) -> list[int]:
         """Post the current board as a new message; then take the buttons off every board of
         this session that was posted after the recorded one but never recorded itself."""
         seats = ([s.seat for s in row.seats if not s.is_bot]
-                 if engines.get(row.game_id).meta.hidden_information else [])
+                 if facts.hidden_information(row.game_id) else [])
         log.info("session %s: re-posting the board of version %s", row.id, row.version)
         hands = await self._publish(Outcome(row, board_changed=True, private_seats=seats),
                                     force_new=True)
@@ -564,7 +425,7 @@ class Host:
     async def _retire_unrecorded(self, row: SessionRow, live: int | None) -> None:
         """Boards of ``row`` newer than its recorded turn message (before this repair) that are
         not the live one: posted by a process that stopped before recording them."""
-        channel = await self.channel(row.channel_id)
+        channel = await self.channels.get(row.channel_id)
         after = discord.Object(row.turn_message_id) if row.turn_message_id else None
         prefix = f"sk:{row.id}:"
         try:
@@ -590,7 +451,7 @@ class Host:
         live board left without buttons is shown again (:meth:`restore_bare_boards`). One
         failing session does not stop the others. Returns how many sessions were repaired."""
         repaired = 0
-        for session_id in await self.sessions.store.pending_boards():
+        for session_id in await self.posts.pending_boards():
             try:
                 if await self.repair_board(session_id):
                     repaired += 1
@@ -606,16 +467,16 @@ class Host:
         read, one paced call at a time (live calls go in between); a bare one is shown again in
         place with the current state and buttons. Returns how many were."""
         restored = 0
-        for session_id in await self.sessions.store.open_session_ids():
+        for session_id in await self.posts.open_session_ids():
             try:
                 if session_id in self._posted:
                     continue  # this process has published it since it started
                 row = await self.sessions.session(session_id)
                 if row.status != "active" or row.turn_message_id is None \
-                        or not self.play.owns(row.guild_id) \
-                        or engines.get(row.game_id).meta.hidden_information:
+                        or not self.owns(row.guild_id) \
+                        or facts.hidden_information(row.game_id):
                     continue
-                channel = await self.channel(row.channel_id)
+                channel = await self.channels.get(row.channel_id)
                 async with self.pace:
                     message = await channel.fetch_message(row.turn_message_id)
                 if message.components:
@@ -680,115 +541,3 @@ class Host:
                 log.info("board %s not edited with its follow-up token: %s", message_id, exc)
         async with self.pace:
             await channel.get_partial_message(message_id).edit(**edit())
-
-    async def _send_hands_in_order(self, row: SessionRow, seats: list[int]) -> None:
-        async with self._dming[row.id]:
-            await self.send_hands(row, seats, await self.channel(row.channel_id))
-
-    async def send_hands(self, row: SessionRow, seats: list[int], channel: Any) -> None:
-        """DM each seat its private view; closed DMs fall back to the channel's button.
-
-        A refused DM (50007) is remembered in the database; a DM Discord failed (5xx) pauses
-        that user's DMs for a while in this process. Either way the player is told once per
-        game in the channel, and the "My hand" button serves meanwhile."""
-        # the current state, even for an outcome published late: a DM never shows an old hand
-        row = await self.sessions.session(row.id)
-        if row.status != "active":
-            return
-        state = await self.sessions.state(row)
-        failed: list[int] = []
-        to_act = engines.get(row.game_id).to_act(state)
-        for seat in seats:
-            user_id = row.seats[seat].user_id
-            if user_id is None:
-                continue
-            if not await self.sessions.may_dm(user_id) \
-                    or self._dm_down.get(user_id, 0.0) > time.monotonic():
-                continue  # the turn message's "My hand" button serves
-            lang = await self.sessions.store.user_lang(user_id) or row.lang
-            spec = await present.hand_message(row, state, seat, lang)
-            try:
-                await self._living_hand(row.id, user_id, spec, acting=seat in to_act)
-            except discord.Forbidden as exc:
-                if getattr(exc, "code", None) == CANNOT_DM:
-                    await self.sessions.dm_refused(user_id)
-                failed.append(user_id)
-            except discord.HTTPException as exc:
-                log.warning("DM to %s failed: %s", user_id, exc)
-                self._dm_down[user_id] = time.monotonic() + DM_PAUSE
-                failed.append(user_id)
-        untold = [u for u in failed if (row.id, u) not in self._dm_told]
-        if untold:
-            # told once per player and game, with a ping: the player must learn where their
-            # hand is
-            self._dm_told.update((row.id, u) for u in untold)
-            async with self.pace:
-                await channel.send(t(row.lang, "ui.dm_closed",
-                                 players=", ".join(f"<@{u}>" for u in untold)),
-                               allowed_mentions=discord.AllowedMentions(users=True))
-
-    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, *,
-                           acting: bool) -> None:
-        """One private message per player and game, edited in place when the view changes;
-        a new DM (a notification) only when the player must act and has not had one for this
-        turn. A message that is gone (deleted, DMs reset) is replaced by a new one."""
-        stored = await self.sessions.store.hand_message(session_id, user_id)
-        if stored is not None and not (acting and not stored["acting"]):
-            try:
-                async with self.pace:
-                    await self.client.get_partial_messageable(stored["channel_id"]) \
-                        .get_partial_message(stored["message_id"]).edit(**edit_kwargs(spec))
-            except discord.NotFound:
-                pass  # gone: a new one below
-            else:
-                if stored["acting"] and not acting:  # the turn is over: next time, a new DM
-                    await self.sessions.store.save_hand_message(
-                        session_id, user_id, stored["channel_id"], stored["message_id"], False)
-                return
-        # each call its own slot: a first DM to a user may fetch the user and opens the DM
-        # channel first (three calls in one slot went past a low limit)
-        user = self.client.get_user(user_id)
-        if user is None:
-            async with self.pace:
-                user = await self.client.fetch_user(user_id)
-        if user.dm_channel is None:
-            async with self.pace:
-                await user.create_dm()
-        async with self.pace:
-            message = await user.send(**message_kwargs(spec))
-        await self.sessions.store.save_hand_message(session_id, user_id, message.channel.id,
-                                                    message.id, acting)
-
-    async def remember_language(self, user_id: int, locale: str | None) -> None:
-        """Each user's Discord language, from their interactions, for their DMs; written only
-        when it changes (a cache per process: a second process at worst writes it again)."""
-        if locale is None:
-            return
-        lang = language(locale)
-        if self._languages.get(user_id) == lang:
-            return
-        if await self.sessions.store.user_lang(user_id) != lang:
-            await self.sessions.store.save_user_lang(user_id, lang)
-        self._languages[user_id] = lang
-
-    async def publish_timer(self, event: TimerEvent) -> None:
-        """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
-        if event.outcome is not None:
-            with contextlib.suppress(BoardNotPosted):  # logged; the next click re-posts it
-                await self.publish(event.outcome)
-            return
-        spec = present.timer_message(event, event.session.lang)
-        if spec is not None:
-            channel = await self.channel(event.session.channel_id)
-            # a reminder is meant to ping (the player allowed it: the timer checked their
-            # settings and quiet hours when it was scheduled and fired); a vote on an absent
-            # player pings that player, once
-            users = [event.session.seats[seat].user_id
-                     for seat, _ in event.params.get("seats", [])
-                     if event.kind in ("remind", "last_call", "ping")]
-            if event.kind in ("timeout", "absent") and event.seat is not None:
-                users.append(event.session.seats[event.seat].user_id)
-            pings = discord.AllowedMentions(
-                users=[discord.Object(u) for u in users if u is not None])
-            async with self.pace:
-                await channel.send(**message_kwargs(spec), allowed_mentions=pings)

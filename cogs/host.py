@@ -1,0 +1,56 @@
+"""The one object the cogs get (``interaction.client.host``): the session layer, the live-board
+protocol (:mod:`cogs.board`), the hands by DM (:mod:`cogs.hands`), and the fired timers' posts.
+bot.py builds the parts and hands them over."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from cogs.adapters import Channels, message_kwargs
+from cogs.board import Board, BoardNotPosted
+from cogs.hands import Hands
+from cogs.pace import GlobalPace
+from session import present
+from session.async_play import AsyncPlay, TimerEvent
+from session.service import Sessions
+
+
+class Host:
+    """What the cogs share: one per bot."""
+
+    def __init__(self, sessions: Sessions, pace: GlobalPace, channels: Channels, board: Board,
+                 hands: Hands) -> None:
+        self.sessions = sessions
+        self.play = AsyncPlay(sessions)
+        #: every call of this process that counts toward Discord's global limit waits here
+        self.pace = pace
+        self.board = board
+        self.hands = hands
+        #: a channel by id (from the cache, else one paced call)
+        self.channel = channels.get
+        #: after a change: the lobby or a board in the channel, then private hands
+        self.publish = board.publish
+
+    async def publish_timer(self, event: TimerEvent) -> None:
+        """A fired timer: a ping, a vote, a warning, or the turn a computer played."""
+        if event.outcome is not None:
+            with contextlib.suppress(BoardNotPosted):  # logged; the next click re-posts it
+                await self.publish(event.outcome)
+            return
+        spec = present.timer_message(event, event.session.lang)
+        if spec is not None:
+            channel = await self.channel(event.session.channel_id)
+            # a reminder is meant to ping (the player allowed it: the timer checked their
+            # settings and quiet hours when it was scheduled and fired); a vote on an absent
+            # player pings that player, once
+            users = [event.session.seats[seat].user_id
+                     for seat, _ in event.params.get("seats", [])
+                     if event.kind in ("remind", "last_call", "ping")]
+            if event.kind in ("timeout", "absent") and event.seat is not None:
+                users.append(event.session.seats[event.seat].user_id)
+            pings = discord.AllowedMentions(
+                users=[discord.Object(u) for u in users if u is not None])
+            async with self.pace:
+                await channel.send(**message_kwargs(spec), allowed_mentions=pings)
