@@ -113,6 +113,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.host import Host
     from cogs.looplag import LoopLag
     from cogs.pace import GlobalPace, limit_from_env
+    from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.posts import Posts
@@ -139,7 +140,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
-            board = Board(self.sessions, posts, pace, channels, hands, owns=self.owns)
+            board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
+                          owns=self.owns)
             self.host = Host(self.sessions, pace, channels, board, hands)
             self.host.play.owns = self.owns
             # games that ended just before a stop, not yet in the stats and ratings

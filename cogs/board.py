@@ -8,7 +8,6 @@ Nothing here decides game matters; it sends what the session layer and presenter
 from __future__ import annotations
 
 import asyncio
-import datetime
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -19,6 +18,7 @@ import discord
 from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
 from cogs.hands import Hands
 from cogs.pace import GlobalPace
+from cogs.replies import Replies
 from session import facts, present
 from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
@@ -31,9 +31,6 @@ log = logging.getLogger(__name__)
 #: waits before posting a board again when Discord answered 429 or 5xx (after discord.py's own
 #: retries); then the board waits for the next click or ``/game board``
 BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
-#: an interaction token serves follow-ups and edits for 15 minutes; a call is not started in
-#: its last seconds (it would fail and then go by the channel anyway)
-TOKEN_MARGIN = datetime.timedelta(seconds=30)
 #: live boards remembered per process (who acts at which version)
 LIVE_BOARDS = 4096
 
@@ -77,16 +74,18 @@ class Board:
     and record; a follow-up has no nonce), and edits of a board through the click's own
     response when the click was on that board, or through the token the board was posted with
     while it is valid. When the interaction cannot take it (a DM, an expired or refused token,
-    Discord failing) the board goes by the channel as for computer moves and timers.
+    Discord failing) the board goes by the channel as for computer moves and timers
+    (:class:`Replies`).
     """
 
     def __init__(self, sessions: Sessions, posts: Posts, pace: GlobalPace, channels: Channels,
-                 hands: Hands, owns: Callable[[int | None], bool]) -> None:
+                 replies: Replies, hands: Hands, owns: Callable[[int | None], bool]) -> None:
         self.sessions = sessions
         self.posts = posts
         #: every call of this process that counts toward Discord's global limit waits here
         self.pace = pace
         self.channels = channels
+        self.replies = replies
         self.hands = hands
         #: whether this process runs a guild's shard (its start-up repairs are this process's)
         self.owns = owns
@@ -96,9 +95,6 @@ class Board:
         self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
         #: sessions whose newest board Discord refused in this process (see repair_board)
         self.missing: set[int] = set()
-        #: session id -> (its board posted as a follow-up by this process, when its token
-        #: expires): the board's later edits go through that token while it is valid
-        self._followups: dict[int, tuple[discord.WebhookMessage, datetime.datetime]] = {}
         #: session id -> its live board as this process last published it (a guess for the
         #: first answer to a click, never trusted for correctness; see acts_alone)
         self._live: dict[int, LiveBoard] = {}
@@ -161,7 +157,7 @@ class Board:
                 view = discord.ui.View.from_message(message, timeout=None)
                 view.stop()  # routed by custom id (DynamicItems), never stored
                 log.info("session %s: board %s gets its buttons back", row.id, message.id)
-                await self._edit_board(channel, row.id, message.id, reply, lambda: {"view": view})
+                await self.replies.edit(channel, row.id, message.id, reply, lambda: {"view": view})
                 return
             if self._posted.get(row.id) != row.version:
                 return  # the newer version's publish is still due: it shows the board
@@ -186,22 +182,12 @@ class Board:
         if hands:
             await self.hands.send_in_order(outcome.session, hands)
 
-    @staticmethod
-    def _usable(reply: discord.Interaction | None, row: SessionRow) -> discord.Interaction | None:
-        """``reply`` when the board may go out on it: in the game's own channel (a DM's
-        interaction posts in the DM), acknowledged, its token valid for a while yet."""
-        if reply is None or reply.channel_id != row.channel_id or not reply.response.is_done():
-            return None
-        if discord.utils.utcnow() + TOKEN_MARGIN >= reply.expires_at:
-            return None
-        return reply
-
     async def _publish(self, outcome: Outcome, *, force_new: bool = False,
                        reply: discord.Interaction | None = None,
                        retired: int | None = None) -> list[int]:
         """Show ``outcome`` in the channel; returns the seats whose hands are due by DM."""
         row = outcome.session
-        reply = self._usable(reply, row)
+        reply = self.replies.usable(reply, row)
         bare = self._still_bare(retired)
         channel = await self.channels.get(row.channel_id)
         current = await self.sessions.session(row.id)
@@ -262,23 +248,12 @@ class Board:
         await self.posts.board_posted(row.id, None if outcome.finished else message.id)
         if previous.turn_message_id not in (message.id, bare):
             await self._retire_turn_message(channel, previous, reply)
-        self._remember_follow_up(row.id, None if outcome.finished else board, reply)
+        self.replies.remember(row.id, None if outcome.finished else board, reply)
         if maybe_posted:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
-                await self._say(reply, channel, content)
-
-    async def _say(self, reply: discord.Interaction | None, channel: Any, content: str) -> None:
-        """A public text: a follow-up of ``reply`` when it takes one, else by the channel."""
-        if reply is not None:
-            try:
-                await reply.followup.send(content)
-                return
-            except discord.HTTPException as exc:
-                log.info("text not sent on interaction %s: %s; by the channel", reply.id, exc)
-        async with self.pace:
-            await channel.send(content)
+                await self.replies.say(reply, channel, content)
 
     async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,
                           outcome: Outcome, reply: discord.Interaction | None) -> None:
@@ -288,7 +263,7 @@ class Board:
         followed: discord.WebhookMessage | None = None
         maybe_posted = False
         if reply is not None:
-            followed, maybe_posted = await self._follow_up(reply, f"lobby of session {row.id}",
+            followed, maybe_posted = await self.replies.follow_up(reply, f"lobby of session {row.id}",
                                                            **message_kwargs(spec))
         if followed is not None:
             message_id = followed.id
@@ -298,7 +273,7 @@ class Board:
         await self._retire_turn_message(channel, current, reply)
         live = row.status == "lobby"
         await self.sessions.set_turn_message(row.id, message_id if live else None)
-        self._remember_follow_up(row.id, followed if live else None, reply)
+        self.replies.remember(row.id, followed if live else None, reply)
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
 
@@ -353,37 +328,8 @@ class Board:
         failing after discord.py's retries), with whether it may have been made all the same
         (a server error): the caller then posts it in the channel."""
         await self.posts.board_pending(row.id, row.version)
-        return await self._follow_up(reply, f"board of session {row.id} (version {row.version})",
+        return await self.replies.follow_up(reply, f"board of session {row.id} (version {row.version})",
                                      **message_kwargs(spec), allowed_mentions=pings)
-
-    @staticmethod
-    async def _follow_up(reply: discord.Interaction, what: str, **kwargs: Any,
-                         ) -> tuple[discord.WebhookMessage | None, bool]:
-        """A public follow-up of ``reply``; None when the interaction did not take it, with
-        whether Discord may have made it all the same (a server error): the caller then posts
-        by the channel."""
-        try:
-            return await reply.followup.send(**kwargs, wait=True), False
-        except discord.HTTPException as exc:
-            log.warning("%s not posted on interaction %s: %s; posting it in the channel", what,
-                        reply.id, exc)
-            return None, exc.status >= 500
-
-    def _remember_follow_up(self, session_id: int, board: discord.WebhookMessage | None,
-                            reply: discord.Interaction | None) -> None:
-        """Keep the newest live board's follow-up (its token edits it later), once the previous
-        board, which may need its own token, is retired; ``board`` None (not posted on an
-        interaction of this process, or not live) forgets the session's."""
-        self._followups.pop(session_id, None)  # re-inserted last: the dict stays in expiry order
-        if board is None or reply is None:
-            return
-        self._followups[session_id] = (board, reply.expires_at)
-        now = discord.utils.utcnow()
-        while self._followups:  # forget tokens that have expired (games left idle, abandoned)
-            oldest = next(iter(self._followups))
-            if self._followups[oldest][1] > now:
-                break
-            del self._followups[oldest]
 
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
@@ -499,7 +445,7 @@ class Board:
         if not row.turn_message_id:
             return False
         try:
-            await self._edit_board(channel, row.id, row.turn_message_id, reply,
+            await self.replies.edit(channel, row.id, row.turn_message_id, reply,
                                    lambda: edit_kwargs(spec))
         except discord.HTTPException:
             return False  # gone: post a new one
@@ -511,33 +457,7 @@ class Board:
         if not row.turn_message_id:
             return
         try:
-            await self._edit_board(channel, row.id, row.turn_message_id, reply,
+            await self.replies.edit(channel, row.id, row.turn_message_id, reply,
                                    lambda: {"view": None})
         except discord.HTTPException:
             log.info("turn message %s of session %s is gone", row.turn_message_id, row.id)
-
-    async def _edit_board(self, channel: Any, session_id: int, message_id: int,
-                          reply: discord.Interaction | None,
-                          edit: Callable[[], dict[str, Any]]) -> None:
-        """Edit a board through an interaction where one can (exempt from the global limit):
-        the click's own response when the click was on this board (a deferred update's
-        original response is the clicked message), else the follow-up token the board was
-        posted with while it is valid; by the channel when neither can. ``edit`` makes the
-        arguments afresh for each try (a file is read once). Raises ``HTTPException`` when
-        the channel edit fails."""
-        if reply is not None and reply.message is not None and reply.message.id == message_id:
-            try:
-                await reply.edit_original_response(**edit())
-                return
-            except discord.HTTPException as exc:
-                log.info("board %s not edited on interaction %s: %s", message_id, reply.id, exc)
-        posted = self._followups.get(session_id)
-        if posted is not None and posted[0].id == message_id \
-                and discord.utils.utcnow() + TOKEN_MARGIN < posted[1]:
-            try:
-                await posted[0].edit(**edit())
-                return
-            except discord.HTTPException as exc:
-                log.info("board %s not edited with its follow-up token: %s", message_id, exc)
-        async with self.pace:
-            await channel.get_partial_message(message_id).edit(**edit())

@@ -109,8 +109,9 @@ class Hands:
                 pass  # gone: a new one below
             else:
                 if stored.acting and not acting:  # the turn is over: next time, a new DM
-                    await self.posts.save_hand_message(session_id, user_id,
-                                                       stored._replace(acting=False))
+                    await self.posts.save_hand_message(
+                        session_id, user_id, HandMessage(stored.channel_id, stored.message_id,
+                                                         False))
                 return
         # each call its own slot: a first DM to a user may fetch the user and opens the DM
         # channel first (three calls in one slot went past a low limit)

@@ -18,6 +18,7 @@ from cogs.board import Board
 from cogs.hands import Hands
 from cogs.host import Host
 from cogs.pace import GlobalPace, limit_from_env
+from cogs.replies import Replies
 from session.posts import Posts
 from session.service import Sessions
 
@@ -189,7 +190,8 @@ def host_for(client: FakeClient, sessions: Sessions) -> Host:
     channels = Channels(client, pace)
     posts = Posts(sessions.store, sessions.clock)
     hands = Hands(client, sessions, posts, pace, channels)
-    board = Board(sessions, posts, pace, channels, hands, owns=lambda guild_id: True)
+    board = Board(sessions, posts, pace, channels, Replies(pace), hands,
+                  owns=lambda guild_id: True)
     return Host(sessions, pace, channels, board, hands)
 
 
