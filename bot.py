@@ -186,7 +186,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             if getattr(self, "db", None) is not None:
                 await self.db.close()
 
-    # nothing pings unless a message says so (turn starts, reminders: see cogs/host.py)
+    # nothing pings unless a message says so (turn starts, reminders: see cogs/board.py and cogs/host.py)
     # unset: every shard in this process (discord.py asks Discord for the count)
     shards: dict[str, Any] = {"shard_count": shard_count}
     if shard_ids is not None:
