@@ -107,10 +107,16 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     import discord
     from discord.ext import commands
 
-    from cogs.host import Host, on_command_error
+    from cogs.adapters import Channels, on_command_error
+    from cogs.board import Board
+    from cogs.hands import Hands
+    from cogs.host import Host
     from cogs.looplag import LoopLag
+    from cogs.pace import GlobalPace, limit_from_env
+    from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.posts import Posts
     from session.service import Sessions
     from session.testclock import clock_from_env
 
@@ -129,7 +135,14 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
                                      clock=clock_from_env())
-            self.host = Host(self, self.sessions)
+            # the cogs' host, part by part: one pace and one channel lookup for all the calls
+            pace = GlobalPace(limit_from_env())
+            channels = Channels(self, pace)
+            posts = Posts(self.sessions.store, self.sessions.clock)
+            hands = Hands(self, self.sessions, posts, pace, channels)
+            board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
+                          owns=self.owns)
+            self.host = Host(self.sessions, pace, channels, board, hands)
             self.host.play.owns = self.owns
             # games that ended just before a stop, not yet in the stats and ratings
             counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
@@ -152,7 +165,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             # turn clocks, reminders and archiving: one task, all its state in the database
             if self.timers is None:
                 # boards whose post was started and never recorded (a crash, Discord failing)
-                self.reconciling = asyncio.create_task(self.host.reconcile())
+                self.reconciling = asyncio.create_task(self.host.board.reconcile())
                 self.timers = asyncio.create_task(
                     self.host.play.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it
@@ -173,7 +186,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             if getattr(self, "db", None) is not None:
                 await self.db.close()
 
-    # nothing pings unless a message says so (turn starts, reminders: see cogs/host.py)
+    # nothing pings unless a message says so (turn starts, reminders: see cogs/board.py and cogs/host.py)
     # unset: every shard in this process (discord.py asks Discord for the count)
     shards: dict[str, Any] = {"shard_count": shard_count}
     if shard_ids is not None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from cogs.host import (
-    Host,
+from cogs.adapters import (
     answer_error,
     answer_failure,
     confirm,
@@ -19,9 +19,10 @@ from cogs.host import (
     lang_of,
     message_kwargs,
 )
-from db.database import StoreError
-from engines.base import GameError
+from cogs.board import Board
+from cogs.host import Host
 from session import ids, present
+from session.errors import GameError, StoreError
 from session.present import MessageSpec
 from session.service import SessionError
 from text.catalog import t
@@ -49,30 +50,15 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
-    if parsed is None or parsed.kind not in ("act", "pick", "hand", "lobby", "vote", "undo",
-                                             "abandon", "rematch"):
+    handler = HANDLERS.get(parsed.kind) if parsed is not None else None
+    if parsed is None or handler is None:
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
-    host = _host(interaction)
+    board = _host(interaction).board
     # Discord refused this game's newest board before this click: the click posts it again
-    board_missing = parsed.session_id in host.missing
+    board_missing = parsed.session_id in board.missing
     try:
-        if parsed.kind == "act":
-            await _act(interaction, parsed)
-        elif parsed.kind == "pick":
-            await _pick(interaction, parsed)
-        elif parsed.kind == "hand":
-            await _hand(interaction, parsed)
-        elif parsed.kind == "vote":
-            await _vote(interaction, parsed)
-        elif parsed.kind == "undo":
-            await _undo(interaction, parsed)
-        elif parsed.kind == "abandon":
-            await _abandon(interaction, parsed)
-        elif parsed.kind == "rematch":
-            await _rematch(interaction, parsed)
-        else:
-            await _lobby(interaction, parsed)
+        await handler(interaction, parsed)
     except GameError as error:
         await answer_error(interaction, error)
         await _give_back_board(interaction, parsed)
@@ -80,18 +66,20 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
                 and not interaction.message.flags.ephemeral:
             # the newest board may be stale because the bot stopped before posting the next
             # one, or because its post failed
-            try:
-                await _host(interaction).repair_board(parsed.session_id, interaction.message.id)
-            except GameError as still:  # Discord still refuses the board: the user was answered
-                log.warning("session %s: board not repaired: %s", parsed.session_id, still)
+            await _repair_board(board, parsed.session_id, interaction.message.id)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
         await answer_failure(interaction, exc)
         await _give_back_board(interaction, parsed)
-    if board_missing and parsed.session_id in host.missing:
-        try:
-            await host.repair_board(parsed.session_id)
-        except GameError as still:
-            log.warning("session %s: board not repaired: %s", parsed.session_id, still)
+    if board_missing and parsed.session_id in board.missing:
+        await _repair_board(board, parsed.session_id)
+
+
+async def _repair_board(board: Board, session_id: int, clicked_message_id: int | None = None,
+                        ) -> None:
+    try:
+        await board.repair_board(session_id, clicked_message_id)
+    except GameError as still:  # Discord still refuses the board: the user was answered
+        log.warning("session %s: board not repaired: %s", session_id, still)
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -112,10 +100,10 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         await interaction.response.edit_message(content=t(lang_of(interaction), "ui.done"),
                                                 view=None, attachments=[])
     elif message is not None and parsed.version is not None \
-            and host.acts_alone(parsed.session_id, parsed.version, interaction.user.id):
+            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id):
         await interaction.response.edit_message(view=None)
         retired = message.id
-        host.took_buttons(message.id)
+        host.board.took_buttons(message.id)
     else:
         await interaction.response.defer()
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
@@ -136,7 +124,7 @@ async def _give_back_board(interaction: discord.Interaction, parsed: ids.Parsed)
     if not _took_board_buttons(interaction, parsed) or parsed.version is None:
         return
     try:
-        await _host(interaction).give_back_board(parsed.session_id, interaction, parsed.version)
+        await _host(interaction).board.give_back_board(parsed.session_id, interaction, parsed.version)
     except (GameError, StoreError, discord.HTTPException) as exc:
         # the user was answered; the board's buttons come back at the next repair
         log.warning("session %s: board not given back: %s", parsed.session_id, exc)
@@ -271,6 +259,19 @@ async def _rematch(interaction: discord.Interaction, parsed: ids.Parsed) -> None
     await host.publish(outcome)
 
 
+#: each kind of component id and the handler of its clicks
+HANDLERS: dict[str, Callable[[discord.Interaction, ids.Parsed], Awaitable[None]]] = {
+    "act": _act,
+    "pick": _pick,
+    "hand": _hand,
+    "lobby": _lobby,
+    "vote": _vote,
+    "undo": _undo,
+    "abandon": _abandon,
+    "rematch": _rematch,
+}
+
+
 class StolikButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     def __init__(self, custom_id: str) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id, label="·"))
@@ -302,7 +303,7 @@ async def remember_language(interaction: discord.Interaction) -> None:
     """Every interaction carries the user's Discord language: their DMs use it. (A listener:
     the interaction itself is served by the command or component; an error here is logged by
     discord.py and changes nothing else.)"""
-    await _host(interaction).remember_language(
+    await _host(interaction).hands.remember_language(
         interaction.user.id, str(interaction.locale) if interaction.locale else None)
 
 

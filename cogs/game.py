@@ -11,11 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import engines
-from cogs.host import Host, answer_error, confirm, lang_of, message_kwargs
-from engines.base import BOT_LEVELS, GameError
-from session import nudges, present, workers
+from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
+from cogs.host import Host
+from session import facts, nudges, present, workers
 from session import replay as replay_module
+from session.errors import GameError
+from session.facts import BOT_LEVELS
 from session.service import SessionError, parse_variants, playable
 from text.catalog import t
 
@@ -150,7 +151,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     async def variants_autocomplete(self, interaction: discord.Interaction, current: str):
         game_id = getattr(interaction.namespace, "game", None)
         try:
-            meta = engines.get(str(game_id)).meta
+            meta = facts.meta(str(game_id))
         except (KeyError, ModuleNotFoundError):
             return []
         chosen = parse_variants(current.rsplit(",", 1)[0]) if "," in current else []
@@ -260,7 +261,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
-            if await host.board_missing(row.id) and await host.repair_board(row.id):
+            if await host.board.board_missing(row.id) and await host.board.repair_board(row.id):
                 # the live board's post failed or was never recorded: it is posted again, with
                 # its buttons, rather than a copy (repair_board waits for a publish under way
                 # and posts nothing when that publish recorded its board meanwhile)
@@ -474,8 +475,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             row = await replay_target(host, interaction, number)
-            made = await workers.off_loop(replay_module.build, row, [
-                (a.seat, a.code) for a in await host.sessions.store.actions(row.id)], lang)
+            made = await workers.off_loop(replay_module.build, row,
+                                          await replay_module.moves(host.sessions, row.id), lang)
         except GameError as error:
             await answer_error(interaction, error)
             return
@@ -514,10 +515,7 @@ async def replay_target(host: Host, interaction: discord.Interaction, number: in
     """The game to replay: by number (one of this server's, or one the user played), else the
     channel's open game, else its last ended one."""
     if number is None:
-        row = await host.sessions.store.open_in_channel(interaction.channel_id or 0)
-        if row is None:
-            ended = await host.sessions.history(interaction.channel_id or 0, limit=1)
-            row = ended[0] if ended else None
+        row = await replay_module.channel_game(host.sessions, interaction.channel_id or 0)
         if row is None:
             raise SessionError("error.no_game_here", "no game in this channel")
     else:
@@ -556,12 +554,11 @@ async def status_text(host: Host, row, lang: str) -> str:
     if row.status == "lobby":
         return present.lobby_message(row, [], lang).content
     state = await host.sessions.state(row)
-    game = engines.get(row.game_id)
-    who = ", ".join(row.seats[s].name for s in game.to_act(state))
+    who = ", ".join(row.seats[s].name for s in facts.to_act(row, state))
     return "\n".join([
         t(lang, "ui.status", game=t(lang, f"game.{row.game_id}"), id=row.id, moves=row.version),
         t(lang, "ui.to_move", players=who),
-        present.scores_line(row, game.totals(state), lang),
+        present.scores_line(row, facts.totals(row, state), lang),
     ])
 
 

@@ -18,7 +18,7 @@ import engines
 import render
 from db.store import SessionRow
 from session import present
-from session.service import Notice, says_the_move
+from session.service import Notice, Sessions, says_the_move
 
 #: at most this many boards in one animation (the first, the last, evenly spaced between)
 MAX_FRAMES = 48
@@ -94,3 +94,18 @@ def animate(views: list[dict], row: SessionRow, lang: str) -> bytes:
     frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:],
                    duration=durations, loop=0, optimize=False, disposal=1)
     return out.getvalue()
+
+
+async def moves(sessions: Sessions, session_id: int) -> list[tuple[int, str]]:
+    """The (seat, code) of each move a replay of the session replays."""
+    return [(a.seat, a.code) for a in await sessions.store.actions(session_id)]
+
+
+async def channel_game(sessions: Sessions, channel_id: int) -> SessionRow | None:
+    """The game a replay without a number shows: the channel's open game, else its last
+    ended one."""
+    row = await sessions.store.open_in_channel(channel_id)
+    if row is None:
+        ended = await sessions.history(channel_id, limit=1)
+        row = ended[0] if ended else None
+    return row

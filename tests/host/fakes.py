@@ -13,7 +13,13 @@ from typing import Any
 
 import discord
 
+from cogs.adapters import Channels
+from cogs.board import Board
+from cogs.hands import Hands
 from cogs.host import Host
+from cogs.pace import GlobalPace, limit_from_env
+from cogs.replies import Replies
+from session.posts import Posts
 from session.service import Sessions
 
 _ids = itertools.count(10_000)
@@ -68,7 +74,7 @@ class FakeMessage:
     def components(self) -> list[Any]:
         """Action rows as discord.py parses them from Discord's payload."""
         view = self.sent.view
-        return [discord.ActionRow(row) for row in view.to_components()] if view else []  # type: ignore[arg-type]
+        return [discord.ActionRow(row) for row in view.to_components()] if view else []
 
     async def edit(self, **kwargs: Any) -> None:
         self.edits += 1
@@ -177,13 +183,25 @@ class FakeUser:
         return message
 
 
+def host_for(client: FakeClient, sessions: Sessions) -> Host:
+    """The cogs' host over ``client``, its parts built as bot.py builds them (every guild's
+    shard this process's)."""
+    pace = GlobalPace(limit_from_env())
+    channels = Channels(client, pace)
+    posts = Posts(sessions.store, sessions.clock)
+    hands = Hands(client, sessions, posts, pace, channels)
+    board = Board(sessions, posts, pace, channels, Replies(pace), hands,
+                  owns=lambda guild_id: True)
+    return Host(sessions, pace, channels, board, hands)
+
+
 class FakeClient:
     def __init__(self, sessions: Sessions) -> None:
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
-        self.host = Host(self, sessions)  # type: ignore[arg-type]
+        self.host = host_for(self, sessions)
 
     def channel(self, channel_id: int) -> FakeChannel:
         if channel_id not in self.channels:

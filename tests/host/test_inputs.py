@@ -10,9 +10,9 @@ import pytest
 from discord.ext import commands
 
 import engines
+from cogs.adapters import ECHO_LIMIT, MAX_CONTENT, on_command_error
 from cogs.components import route
 from cogs.game import GameCog
-from cogs.host import ECHO_LIMIT, MAX_CONTENT, on_command_error
 from cogs.kingdomino import KingdominoCog
 from engines.base import MalformedAction
 from engines.kingdomino.game import parse_pick

@@ -8,14 +8,14 @@ import random
 import discord
 import pytest
 
-import cogs.host as host_module
+import cogs.board as board_module
 import engines
+from cogs.adapters import message_kwargs, on_command_error
 from cogs.game import GameCog
-from cogs.host import Host, message_kwargs, on_command_error
 from engines.base import GameError
 from session import ids, present
 from tests.host.driver import click
-from tests.host.fakes import FakeClient, FakeInteraction
+from tests.host.fakes import FakeClient, FakeInteraction, host_for
 from text.catalog import t
 
 CH = 950
@@ -23,7 +23,7 @@ CH = 950
 
 @pytest.fixture
 def client(sessions, monkeypatch) -> FakeClient:
-    monkeypatch.setattr(host_module, "BOARD_RETRY_WAITS", (0.0, 0.0, 0.0))
+    monkeypatch.setattr(board_module, "BOARD_RETRY_WAITS", (0.0, 0.0, 0.0))
     return FakeClient(sessions)
 
 
@@ -59,7 +59,7 @@ async def assert_one_live_board(client: FakeClient) -> None:
     row = await client.host.sessions.in_channel(CH)
     [board] = live(client)
     assert board.id == row.turn_message_id and board.sent.image() is not None
-    assert not await client.host.board_missing(row.id)
+    assert not await client.host.board.board_missing(row.id)
 
 
 async def test_a_board_refused_once_with_503_is_posted_on_the_retry(client):
@@ -82,7 +82,7 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
     assert answered.ephemeral_texts()[-1] == t("en", "error.board_failed")
     row = await client.host.sessions.in_channel(CH)
     assert row.version == 2  # the move is recorded
-    assert await client.host.board_missing(row.id)
+    assert await client.host.board.board_missing(row.id)
     assert live(client) == [old]  # the old board is still the one with buttons
     # the next click on it (a "My move" here) brings the board back, and the old one retires
     my_move = next(c for c in old.sent.custom_ids if ids.parse(c).kind == "pick")
@@ -118,8 +118,8 @@ async def test_a_board_posted_but_never_recorded_is_reconciled_at_start_up(clien
     orphan = await client.channel(CH).send(**message_kwargs(spec))  # ...and the bot dies here
     assert len(live(client)) == 2
 
-    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
-    assert await client.host.reconcile() == 1
+    client.host = host_for(client, sessions)  # the restarted bot
+    assert await client.host.board.reconcile() == 1
     await assert_one_live_board(client)
     assert not recorded.sent.view and not orphan.sent.view
     # the next move of the same turn is edited into the live board, not an older one
@@ -211,15 +211,15 @@ async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_butto
     board = client.channel(CH).last
     [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
     act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
-    assert client.host.acts_alone(row.id, row.version, row.seats[mover].user_id)
+    assert client.host.board.acts_alone(row.id, row.version, row.seats[mover].user_id)
     await board.edit(view=None)  # the answer's update ... and the bot dies here
     assert live(client) == []
 
-    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
-    assert await client.host.reconcile() == 1
+    client.host = host_for(client, sessions)  # the restarted bot
+    assert await client.host.board.reconcile() == 1
     await assert_one_live_board(client)
     assert client.channel(CH).last is board and act in board.sent.custom_ids
-    assert await client.host.reconcile() == 0  # a board with buttons is left alone
+    assert await client.host.board.reconcile() == 0  # a board with buttons is left alone
     # the game goes on from it
     clicked = await click(client, row.seats[mover].user_id, CH, board.sent, act, message=board)
     assert not [r for r in clicked.replies if r.ephemeral]

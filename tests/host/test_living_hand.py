@@ -59,13 +59,13 @@ async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn_to_act(
 
 async def test_a_language_is_remembered_from_interactions_and_written_only_on_change(sessions):
     client = FakeClient(sessions)
-    host = client.host
-    await host.remember_language(5, "uk")
+    hands = client.host.hands
+    await hands.remember_language(5, "uk")
     assert await sessions.store.user_lang(5) == "uk"
     await sessions.store.save_user_lang(5, "en")  # changed meanwhile by another process
-    await host.remember_language(5, "uk")  # this process saw "uk" already: no write
+    await hands.remember_language(5, "uk")  # this process saw "uk" already: no write
     assert await sessions.store.user_lang(5) == "en"
-    await host.remember_language(5, "pl")
+    await hands.remember_language(5, "pl")
     assert await sessions.store.user_lang(5) == "pl"
-    await host.remember_language(5, None)
+    await hands.remember_language(5, None)
     assert await sessions.store.user_lang(5) == "pl"

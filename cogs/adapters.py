@@ -1,0 +1,162 @@
+"""Discord adapters shared by the cogs: message specs into discord.py's arguments, the
+private answers to errors, the channel lookup. Nothing here decides game matters."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from cogs.pace import GlobalPace
+from session.errors import GameError
+from session.present import ButtonSpec, MessageSpec, SelectSpec
+from text.catalog import error_text, language, t
+
+log = logging.getLogger(__name__)
+
+#: Discord's limit on a message's content
+MAX_CONTENT = 2000
+#: at most this much of a user's own text is echoed back in an error
+ECHO_LIMIT = 100
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    return language(str(interaction.locale) if interaction.locale else None)
+
+
+def to_view(spec: MessageSpec) -> discord.ui.View | None:
+    """Persistent components (timeout=None); their clicks are routed by custom_id."""
+    if not spec.rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_number, row in enumerate(spec.rows):
+        for item in row:
+            if isinstance(item, ButtonSpec):
+                view.add_item(discord.ui.Button(
+                    label=item.label, custom_id=item.custom_id, style=_STYLES[item.style],
+                    row=row_number,
+                ))
+            elif isinstance(item, SelectSpec):
+                view.add_item(discord.ui.Select(
+                    custom_id=item.custom_id, placeholder=item.placeholder, row=row_number,
+                    options=[discord.SelectOption(label=label, value=value)
+                             for label, value in item.options],
+                ))
+    # clicks are routed by the DynamicItems (custom ids), so discord.py need not keep this view
+    # in its store for the message; a finished view is sent but never stored (no memory growth)
+    view.stop()
+    return view
+
+
+def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": spec.content}
+    view = to_view(spec)
+    if view is not None:
+        kwargs["view"] = view
+    if spec.image is not None:
+        kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
+                                      description=spec.description)
+    return kwargs
+
+
+def edit_kwargs(spec: MessageSpec) -> dict[str, Any]:
+    """The same message as an edit: files go in ``attachments``; no view clears the buttons."""
+    kwargs = message_kwargs(spec)
+    file = kwargs.pop("file", None)
+    kwargs["attachments"] = [file] if file is not None else []
+    kwargs.setdefault("view", None)
+    return kwargs
+
+
+def _bytes_io(data: bytes) -> Any:
+    return io.BytesIO(data)
+
+
+async def confirm(interaction: discord.Interaction, key: str) -> bool:
+    """A private "done" after a recorded change. It may be lost (a 429 storm, an expired
+    token) without holding back what matters more: the board that follows. Returns whether
+    it went out (after a "thinking" defer, a later follow-up may then be public)."""
+    try:
+        await interaction.followup.send(t(lang_of(interaction), key), ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not confirm %s to user %s", key, interaction.user.id)
+        return False
+    return True
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis shows the cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
+    """An error goes only to the user who caused it (ephemeral), in their language; what the
+    user typed is echoed clipped, so a long input never makes the answer itself too long."""
+    lang = lang_of(interaction)
+    params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
+    await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
+
+
+async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
+    """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
+    and the user still gets a clear private answer instead of "thinking…" forever."""
+    log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
+              exc_info=exc)
+    await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
+
+
+async def on_command_error(interaction: discord.Interaction,
+                           error: discord.app_commands.AppCommandError) -> None:
+    """The command tree's error handler: a refusal nobody caught is still answered."""
+    original = getattr(error, "original", error)
+    if isinstance(original, GameError):
+        await answer_error(interaction, original)
+    else:
+        await answer_failure(interaction, original)
+
+
+def closed_privately(interaction: discord.Interaction) -> bool:
+    """Whether the first answer updated the clicked private (ephemeral) message, as a move
+    picker is closed by the click that plays its move."""
+    message = interaction.message
+    return (interaction.response.type == discord.InteractionResponseType.message_update
+            and message is not None and message.flags.ephemeral)
+
+
+async def _answer_privately(interaction: discord.Interaction, message: str) -> None:
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(message, ephemeral=True)
+        elif closed_privately(interaction):
+            # the picker the user is looking at says why, in place of its "done"
+            await interaction.edit_original_response(content=message, view=None,
+                                                     attachments=[])
+        else:
+            await interaction.followup.send(message, ephemeral=True)
+    except discord.HTTPException as exc:
+        # an expired token (15 minutes) or Discord failing: nothing more can reach the user
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+
+
+class Channels:
+    """Channels by id: from discord.py's cache, else one paced call."""
+
+    def __init__(self, client: discord.Client, pace: GlobalPace) -> None:
+        self.client = client
+        self.pace = pace
+
+    async def get(self, channel_id: int) -> discord.abc.Messageable:
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            async with self.pace:
+                channel = await self.client.fetch_channel(channel_id)
+        return channel  # type: ignore[return-value]

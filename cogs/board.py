@@ -1,0 +1,463 @@
+"""The live-board protocol: each game has exactly one live board (its newest turn message),
+posted as "record the intent, post, record the message", edited in place while the same
+players are to act, repaired when Discord refused it or a crash came in between.
+
+Nothing here decides game matters; it sends what the session layer and presenter return.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import discord
+
+from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
+from cogs.hands import Hands
+from cogs.pace import GlobalPace
+from cogs.replies import Replies
+from session import facts, present
+from session.errors import GameError, SessionError, StoreError
+from session.facts import SessionRow
+from session.posts import Posts
+from session.present import MessageSpec
+from session.service import Outcome, Sessions
+
+log = logging.getLogger(__name__)
+
+#: waits before posting a board again when Discord answered 429 or 5xx (after discord.py's own
+#: retries); then the board waits for the next click or ``/game board``
+BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
+#: live boards remembered per process (who acts at which version)
+LIVE_BOARDS = 4096
+
+
+def board_nonce(row: SessionRow) -> str:
+    """The nonce of a session's board at its version (Discord: at most 25 characters)."""
+    return f"b{row.id}v{row.version}"[:25]
+
+
+class LiveBoard(NamedTuple):
+    """A game's newest board as this process last showed it (noted just before it goes out:
+    a quick click on it must find it)."""
+
+    version: int
+    #: the users who must act on it (computer seats left out)
+    movers: frozenset[int]
+
+
+class BoardNotPosted(SessionError):
+    """Discord did not take a board (every retry failed): the move is recorded, the board is
+    re-posted at the next click or ``/game board``."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__("error.board_failed", f"the board of session {session_id} was not posted")
+
+
+class Board:
+    """Publishes outcomes to Discord: lobbies and boards, then the hands (:class:`Hands`).
+    One per bot; the cogs share it.
+
+    A game has exactly one live board (the newest turn message). Posting it is "record the
+    intent, post, record the message": the intent row (``board_posts``) is written first and
+    dropped together with the new turn message id, and the post carries a nonce naming the
+    session and version, which Discord uses to answer a repeated post with the message already
+    made. A post that fails after its retries leaves the intent: the next click or
+    ``/game board`` posts the board again, and :meth:`reconcile` does so at start-up, retiring
+    any board that was posted but never recorded (a kill between the post and the record).
+
+    A human's move in the game's channel goes out on its interaction (``reply``), which
+    Discord exempts from the global rate limit: the board as a public follow-up (same intent
+    and record; a follow-up has no nonce), and edits of a board through the click's own
+    response when the click was on that board, or through the token the board was posted with
+    while it is valid. When the interaction cannot take it (a DM, an expired or refused token,
+    Discord failing) the board goes by the channel as for computer moves and timers
+    (:class:`Replies`).
+    """
+
+    def __init__(self, sessions: Sessions, posts: Posts, pace: GlobalPace, channels: Channels,
+                 replies: Replies, hands: Hands, owns: Callable[[int | None], bool]) -> None:
+        self.sessions = sessions
+        self.posts = posts
+        #: every call of this process that counts toward Discord's global limit waits here
+        self.pace = pace
+        self.channels = channels
+        self.replies = replies
+        self.hands = hands
+        #: whether this process runs a guild's shard (its start-up repairs are this process's)
+        self.owns = owns
+        # one publish at a time per session: concurrent clicks (simultaneous phases) must not
+        # post boards out of order, retire the wrong message or DM a closed user twice
+        self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._posted: dict[int, int] = {}  # session id -> version of the newest board posted
+        #: sessions whose newest board Discord refused in this process (see repair_board)
+        self.missing: set[int] = set()
+        #: session id -> its live board as this process last published it (a guess for the
+        #: first answer to a click, never trusted for correctness; see acts_alone)
+        self._live: dict[int, LiveBoard] = {}
+        #: boards whose buttons a click's first answer took off, until its publish (which
+        #: then retires them with no call) or a refusal gives them back
+        self._bare: dict[int, None] = {}
+
+    def acts_alone(self, session_id: int, version: int, user_id: int) -> bool:
+        """Whether ``user_id`` alone must act on the game's board at ``version``, as this
+        process last published it: a click on a board of that version may take the board's
+        buttons off in its first answer (no call later to retire it). Memory only, so it may
+        be behind (another process moved the game): a move then refused gets the board back
+        (:meth:`give_back_board`); a miss only costs the later call."""
+        live = self._live.get(session_id)
+        return live is not None and live.version == version and live.movers == {user_id}
+
+    def took_buttons(self, message_id: int) -> None:
+        """A click's first answer took the buttons off this board (see :meth:`acts_alone`)."""
+        self._bare[message_id] = None
+        while len(self._bare) > LIVE_BOARDS:  # left by a click that failed before publishing
+            del self._bare[next(iter(self._bare))]
+
+    def _still_bare(self, message_id: int | None) -> int | None:
+        """``message_id`` if a first answer took its buttons off and nothing gave them back
+        since; forgotten now (its click's publish is the one that asks)."""
+        if message_id is None or message_id not in self._bare:
+            return None
+        del self._bare[message_id]
+        return message_id
+
+    def _note_live(self, row: SessionRow, state: Any) -> None:
+        self._live.pop(row.id, None)  # re-inserted last: the oldest entry goes first
+        if row.status != "active":
+            return
+        users = (row.seats[seat].user_id for seat in facts.to_act(row, state))
+        movers = frozenset(user for user in users if user is not None)
+        self._live[row.id] = LiveBoard(row.version, movers)
+        while len(self._live) > LIVE_BOARDS:
+            del self._live[next(iter(self._live))]
+
+    async def give_back_board(self, session_id: int, reply: discord.Interaction,
+                              version: int) -> None:
+        """A move was refused after its click's first answer took the clicked board's buttons
+        off (:meth:`acts_alone` guessed wrong, or the game moved on). If that board is still
+        the game's recorded live board it becomes live again: with the buttons it had, when
+        the game is still at its ``version`` or this process failed to post the next board
+        (a click on them posts that board, as before); else (the game moved on in place meanwhile) the
+        current board is shown in it. A newer board or an ended game leaves it retired."""
+        message = reply.message
+        if message is None:
+            return
+        async with self._publishing[session_id]:
+            row = await self.sessions.session(session_id)
+            if row.status != "active" or row.turn_message_id != message.id:
+                return
+            channel = await self.channels.get(row.channel_id)
+            if row.version == version or row.id in self.missing:
+                # (a move accepted meanwhile then retires it with a call: it is not bare)
+                self._bare.pop(message.id, None)
+                view = discord.ui.View.from_message(message, timeout=None)
+                view.stop()  # routed by custom id (DynamicItems), never stored
+                log.info("session %s: board %s gets its buttons back", row.id, message.id)
+                await self.replies.edit(channel, row.id, message.id, reply, lambda: {"view": view})
+                return
+            if self._posted.get(row.id) != row.version:
+                return  # the newer version's publish is still due: it shows the board
+            # this process already showed the newer version in this message: the answer may
+            # have taken those buttons off (the two calls raced), so show it again
+            log.info("session %s: board %s shown again at version %s", row.id, message.id,
+                     row.version)
+            hands = await self._publish(Outcome(row, board_changed=True, new_turn=False),
+                                        reply=reply)
+        if hands:
+            await self.hands.send_in_order(row, hands)
+
+    async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None,
+                      *, retired: int | None = None) -> None:
+        """After a change: post the lobby or a fresh board in the channel, then private hands.
+        ``interaction``: the acknowledged interaction of a human's move, which the board goes
+        out on when it can; ``retired``: a board whose buttons that interaction's first answer
+        already took off (no call to retire it again). Raises :class:`BoardNotPosted` when
+        Discord keeps refusing the board."""
+        async with self._publishing[outcome.session.id]:
+            hands = await self._publish(outcome, reply=interaction, retired=retired)
+        if hands:
+            await self.hands.send_in_order(outcome.session, hands)
+
+    async def _publish(self, outcome: Outcome, *, force_new: bool = False,
+                       reply: discord.Interaction | None = None,
+                       retired: int | None = None) -> list[int]:
+        """Show ``outcome`` in the channel; returns the seats whose hands are due by DM."""
+        row = outcome.session
+        reply = self.replies.usable(reply, row)
+        bare = self._still_bare(retired)
+        channel = await self.channels.get(row.channel_id)
+        current = await self.sessions.session(row.id)
+        if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
+            # only the newest lobby message keeps its Join/Start/Leave buttons
+            self._live.pop(row.id, None)
+            await self._post_lobby(row, channel, current, outcome, reply)
+            return []
+        if row.status == "active" and current.status != "active":
+            # the game ended (an end vote, an abandon) after this change: its final board is
+            # or will be up, and no board of a running game may follow it
+            return []
+        stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
+        if row.status == "active" and (stale or not outcome.board_changed):
+            await self._post_news(channel, outcome)
+            return outcome.private_seats
+        state = await self.sessions.state(row)
+        spec = await present.turn_message(row, state, outcome.notices, row.lang,
+                                          self.sessions.clock())
+        self._note_live(row, state)
+        # the newest turn message (a publish just before this one may have posted it) loses its
+        # buttons only once the new one is up: a crash in between never leaves no live board
+        previous = await self.sessions.session(row.id)
+        pending = await self.posts.board_is_pending(row.id)
+        if not (outcome.new_turn or force_new or pending) \
+                and await self._edit_turn_message(channel, previous, spec, reply):
+            # the same players are still to act and nothing was revealed: edit in place
+            self._posted[row.id] = row.version
+            return outcome.private_seats if row.status == "active" else []
+        await self._post_new_board(outcome, channel, state, spec, previous, reply, bare)
+        return outcome.private_seats if row.status == "active" else []
+
+    async def _post_news(self, channel: Any, outcome: Outcome) -> None:
+        """A vote or a seat change: a line of news, not a new board."""
+        row = outcome.session
+        lines = present.notices_text(row, outcome.notices, row.lang)
+        if lines:
+            async with self.pace:
+                await channel.send(clip("\n".join(lines)))
+
+    async def _post_new_board(self, outcome: Outcome, channel: Any, state: Any,
+                              spec: MessageSpec, previous: SessionRow,
+                              reply: discord.Interaction | None, bare: int | None) -> None:
+        """Post the board as a new message (on ``reply`` when it takes it), record it, then
+        retire ``previous`` (the board before it) unless a first answer already did (``bare``);
+        the final board of a finished game is followed by its score breakdown."""
+        row = outcome.session
+        pings = await self._turn_pings(row, state)
+        board: discord.WebhookMessage | None = None
+        maybe_posted = False  # a follow-up Discord failed may still have been made
+        if reply is not None:
+            board, maybe_posted = await self._follow_up_board(reply, row, spec, pings)
+        message = board or await self._post_board(row, channel, spec, pings)
+        self._posted[row.id] = row.version
+        self.missing.discard(row.id)
+        # the message id and the end of the intent in one transaction, before anything else
+        # goes to Discord: a crash after it leaves in-place edits aimed at the right board
+        await self.posts.board_posted(row.id, None if outcome.finished else message.id)
+        if previous.turn_message_id not in (message.id, bare):
+            await self._retire_turn_message(channel, previous, reply)
+        self.replies.remember(row.id, None if outcome.finished else board, reply)
+        if maybe_posted:
+            await self._retire_unrecorded(previous, message.id)
+        if outcome.finished:
+            for content in present.breakdown_messages(row, row.lang):
+                await self.replies.say(reply, channel, content)
+
+    async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,
+                          outcome: Outcome, reply: discord.Interaction | None) -> None:
+        """The lobby as a new message (on the interaction that changed it when there is one:
+        exempt from the global limit), then the previous one loses its buttons."""
+        spec = present.lobby_message(row, outcome.notices, row.lang)
+        followed: discord.WebhookMessage | None = None
+        maybe_posted = False
+        if reply is not None:
+            followed, maybe_posted = await self.replies.follow_up(reply, f"lobby of session {row.id}",
+                                                           **message_kwargs(spec))
+        if followed is not None:
+            message_id = followed.id
+        else:
+            async with self.pace:
+                message_id = (await channel.send(**message_kwargs(spec))).id
+        await self._retire_turn_message(channel, current, reply)
+        live = row.status == "lobby"
+        await self.sessions.set_turn_message(row.id, message_id if live else None)
+        self.replies.remember(row.id, followed if live else None, reply)
+        if maybe_posted:  # a copy Discord made all the same keeps no live buttons
+            await self._retire_unrecorded(current, message_id)
+
+    async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
+        """Who a new board may ping: the players now to move, in every pace, never someone who
+        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
+        hours end: see session/nudges.py)."""
+        if row.status != "active":
+            return discord.AllowedMentions.none()
+        users = []
+        now = self.sessions.clock()
+        for seat in facts.to_act(row, state):
+            user_id = row.seats[seat].user_id
+            if user_id is None:
+                continue
+            if not await self.posts.takes_pings(user_id):
+                continue
+            if not (await self.sessions.quiet(user_id)).is_quiet(now):
+                users.append(discord.Object(user_id))
+        return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+    async def _post_board(self, row: SessionRow, channel: Any, spec: MessageSpec,
+                          pings: discord.AllowedMentions) -> discord.Message:
+        """Post a board, after recording the intent. discord.py already waits out 429s and
+        retries 500/502/504 a few times; a board must not be lost to a longer storm or to a
+        503 (the move is recorded), so wait a little and try again, a bounded number of times.
+        The nonce makes a repeat of a post Discord did make (a 5xx after the write) return
+        that message instead of a second board."""
+        await self.posts.board_pending(row.id, row.version)
+        for attempt, wait in enumerate((*BOARD_RETRY_WAITS, None)):
+            try:
+                async with self.pace:
+                    return await channel.send(  # a fresh file every time
+                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
+            except discord.HTTPException as exc:
+                if wait is None or not (exc.status == 429 or exc.status >= 500):
+                    log.warning("board of session %s (version %s) not posted: %s", row.id,
+                                row.version, exc)
+                    self.missing.add(row.id)
+                    raise BoardNotPosted(row.id) from None
+                log.warning("board of session %s: Discord answered %s (try %s), waiting %.1fs",
+                            row.id, exc.status, attempt + 1, wait)
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
+
+    async def _follow_up_board(self, reply: discord.Interaction, row: SessionRow,
+                               spec: MessageSpec, pings: discord.AllowedMentions,
+                               ) -> tuple[discord.WebhookMessage | None, bool]:
+        """Post a board as a public follow-up of the move's interaction, after recording the
+        intent (a follow-up's mentions notify, as a channel post's do). Returns the message,
+        or None when the interaction did not take it (an expired or unknown token, Discord
+        failing after discord.py's retries), with whether it may have been made all the same
+        (a server error): the caller then posts it in the channel."""
+        await self.posts.board_pending(row.id, row.version)
+        return await self.replies.follow_up(reply, f"board of session {row.id} (version {row.version})",
+                                     **message_kwargs(spec), allowed_mentions=pings)
+
+    async def board_missing(self, session_id: int) -> bool:
+        """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
+        return await self.posts.board_is_pending(session_id)
+
+    async def repair_board(self, session_id: int, clicked_message_id: int | None = None) -> bool:
+        """Post the current board when the live one is missing: its post failed or was never
+        recorded (an intent is left), or a refused click shows the bot stopped after recording
+        a move but before posting its board (the click was on the newest board, or on the
+        lobby, and this process has posted no board for the session since it started).
+        Returns whether it posted one."""
+        async with self._publishing[session_id]:
+            row = await self.sessions.session(session_id)
+            pending = await self.posts.board_is_pending(session_id)
+            if row.status == "lobby" or (row.status != "active" and not pending):
+                return False
+            if not pending:
+                if session_id in self._posted:
+                    return False  # a publish of this process is current or under way
+                if clicked_message_id is None or \
+                        row.turn_message_id not in (None, clicked_message_id):
+                    return False
+            hands = await self._repost(row)
+        if hands:
+            await self.hands.send_in_order(row, hands)
+        return True
+
+    async def _repost(self, row: SessionRow) -> list[int]:
+        """Post the current board as a new message; then take the buttons off every board of
+        this session that was posted after the recorded one but never recorded itself."""
+        seats = ([s.seat for s in row.seats if not s.is_bot]
+                 if facts.hidden_information(row.game_id) else [])
+        log.info("session %s: re-posting the board of version %s", row.id, row.version)
+        hands = await self._publish(Outcome(row, board_changed=True, private_seats=seats),
+                                    force_new=True)
+        await self._retire_unrecorded(row, (await self.sessions.session(row.id)).turn_message_id)
+        return hands
+
+    async def _retire_unrecorded(self, row: SessionRow, live: int | None) -> None:
+        """Boards of ``row`` newer than its recorded turn message (before this repair) that are
+        not the live one: posted by a process that stopped before recording them."""
+        channel = await self.channels.get(row.channel_id)
+        after = discord.Object(row.turn_message_id) if row.turn_message_id else None
+        prefix = f"sk:{row.id}:"
+        try:
+            async with self.pace:  # one page of history: one call
+                found = [message async for message in channel.history(limit=50, after=after)]
+            for message in found:
+                if message.id == live:
+                    continue
+                # only this bot's messages carry components with its custom ids
+                if any(getattr(item, "custom_id", None) and item.custom_id.startswith(prefix)
+                       for component in message.components
+                       for item in getattr(component, "children", [])):
+                    log.info("session %s: retiring unrecorded board %s", row.id, message.id)
+                    async with self.pace:
+                        await message.edit(view=None)
+        except discord.HTTPException as exc:
+            # no Read Message History: an unrecorded board keeps stale buttons, which refuse
+            log.warning("session %s: could not look for unrecorded boards: %s", row.id, exc)
+
+    async def reconcile(self) -> int:
+        """At start-up: every board whose post was started and never recorded is posted again
+        (or, within Discord's nonce window, found again) and stray copies retired; then every
+        live board left without buttons is shown again (:meth:`restore_bare_boards`). One
+        failing session does not stop the others. Returns how many sessions were repaired."""
+        repaired = 0
+        for session_id in await self.posts.pending_boards():
+            try:
+                if await self.repair_board(session_id):
+                    repaired += 1
+            except (GameError, StoreError, discord.HTTPException) as exc:
+                log.warning("session %s: board not reconciled at start-up: %s", session_id, exc)
+        return repaired + await self.restore_bare_boards()
+
+    async def restore_bare_boards(self) -> int:
+        """A process stopped between a click's first answer that took the board's buttons off
+        and the move's record or its next board's post leaves the game's live board without
+        buttons, and nothing recorded says so. At start-up each running game of this process's
+        shards without secrets (only those get buttons that take a move) has its recorded board
+        read, one paced call at a time (live calls go in between); a bare one is shown again in
+        place with the current state and buttons. Returns how many were."""
+        restored = 0
+        for session_id in await self.posts.open_session_ids():
+            try:
+                if session_id in self._posted:
+                    continue  # this process has published it since it started
+                row = await self.sessions.session(session_id)
+                if row.status != "active" or row.turn_message_id is None \
+                        or not self.owns(row.guild_id) \
+                        or facts.hidden_information(row.game_id):
+                    continue
+                channel = await self.channels.get(row.channel_id)
+                async with self.pace:
+                    message = await channel.fetch_message(row.turn_message_id)
+                if message.components:
+                    continue
+                async with self._publishing[session_id]:
+                    row = await self.sessions.session(session_id)  # a click may have come
+                    if row.status != "active" or row.turn_message_id != message.id \
+                            or session_id in self._posted:
+                        continue
+                    log.info("session %s: board %s has no buttons; shown again", row.id,
+                             message.id)
+                    await self._publish(Outcome(row, board_changed=True, new_turn=False))
+                restored += 1
+            except (GameError, StoreError, discord.HTTPException) as exc:
+                log.warning("session %s: bare board not checked at start-up: %s", session_id, exc)
+        return restored
+
+    async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec,
+                                 reply: discord.Interaction | None = None) -> bool:
+        if not row.turn_message_id:
+            return False
+        try:
+            await self.replies.edit(channel, row.id, row.turn_message_id, reply,
+                                   lambda: edit_kwargs(spec))
+        except discord.HTTPException:
+            return False  # gone: post a new one
+        return True
+
+    async def _retire_turn_message(self, channel: Any, row: SessionRow,
+                                   reply: discord.Interaction | None = None) -> None:
+        """Take the buttons off the previous turn message, so only the newest one is live."""
+        if not row.turn_message_id:
+            return
+        try:
+            await self.replies.edit(channel, row.id, row.turn_message_id, reply,
+                                   lambda: {"view": None})
+        except discord.HTTPException:
+            log.info("turn message %s of session %s is gone", row.turn_message_id, row.id)

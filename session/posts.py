@@ -1,0 +1,74 @@
+"""What the Discord side keeps in the store beside the games themselves: the intent and record
+of each board post, each player's living hand message, each user's language and whether they
+take pings. The cogs reach these through :class:`Posts`, never through the store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import NamedTuple
+
+from db.store import Store
+
+
+class HandMessage(NamedTuple):
+    """A player's one private hand message of a game (see cogs/hands.py)."""
+
+    channel_id: int
+    message_id: int
+    #: sent while the player had to act (a new turn to act gets a new DM, a notification)
+    acting: bool
+
+
+class Posts:
+    """Board posts, hand messages and user locales, over the store."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
+
+    # --- board posts: "record the intent, post, record the message" --------------------
+    async def board_pending(self, session_id: int, version: int) -> None:
+        """The intent: a board of ``version`` is about to be posted."""
+        await self.store.board_pending(session_id, version, self.clock().isoformat())
+
+    async def board_posted(self, session_id: int, message_id: int | None) -> None:
+        """The posted board becomes the turn message and its intent ends, together."""
+        await self.store.board_posted(session_id, message_id)
+
+    async def board_is_pending(self, session_id: int) -> bool:
+        """Whether a board's post was started and never recorded."""
+        return await self.store.board_is_pending(session_id)
+
+    async def pending_boards(self) -> list[int]:
+        """Sessions with a board whose post was started and never recorded."""
+        return await self.store.pending_boards()
+
+    async def open_session_ids(self) -> list[int]:
+        """Every lobby and running game."""
+        return await self.store.open_session_ids()
+
+    async def takes_pings(self, user_id: int) -> bool:
+        """Whether a board may ping the user (they did not turn pings off)."""
+        settings = await self.store.settings(user_id)
+        return settings is None or bool(settings["pings"])
+
+    # --- hand messages --------------------------------------------------------------------
+    async def hand_message(self, session_id: int, user_id: int) -> HandMessage | None:
+        stored = await self.store.hand_message(session_id, user_id)
+        if stored is None:
+            return None
+        return HandMessage(stored["channel_id"], stored["message_id"], bool(stored["acting"]))
+
+    async def save_hand_message(self, session_id: int, user_id: int,
+                                message: HandMessage) -> None:
+        await self.store.save_hand_message(session_id, user_id, message.channel_id,
+                                           message.message_id, message.acting)
+
+    # --- user locales ---------------------------------------------------------------------
+    async def user_lang(self, user_id: int) -> str | None:
+        """The language last seen in the user's interactions (their DMs use it)."""
+        return await self.store.user_lang(user_id)
+
+    async def save_user_lang(self, user_id: int, lang: str) -> None:
+        await self.store.save_user_lang(user_id, lang)
