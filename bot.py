@@ -111,6 +111,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.looplag import LoopLag
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.rooms import compose
     from session.service import Sessions
     from session.testclock import clock_from_env
 
@@ -129,8 +130,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
                                      clock=clock_from_env())
-            self.host = Host(self, self.sessions)
-            self.host.play.owns = self.owns
+            self.rooms = compose(self.sessions, owns=self.owns)
+            self.host = Host(self, self.sessions, self.rooms)
             # games that ended just before a stop, not yet in the stats and ratings
             counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
             if counted:
@@ -154,7 +155,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
                 # boards whose post was started and never recorded (a crash, Discord failing)
                 self.reconciling = asyncio.create_task(self.host.reconcile())
                 self.timers = asyncio.create_task(
-                    self.host.play.run_dispatcher(self.host.publish_timer))
+                    self.rooms.timers.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it
                 # again (at 200 games a full collection took ~100 ms of the event loop, and
                 # a third of all collection time went to these objects)

@@ -21,10 +21,11 @@ from cogs.pace import GlobalPace, limit_from_env
 from db.database import StoreError
 from engines.base import GameError
 from session import present
-from session.async_play import AsyncPlay, TimerEvent
 from session.errors import SessionError
 from session.present import ButtonSpec, MessageSpec, SelectSpec
-from session.service import Outcome, Sessions
+from session.rooms import Rooms
+from session.service import Sessions
+from session.values import Outcome, TimerEvent
 from text.catalog import error_text, language, t
 
 if TYPE_CHECKING:
@@ -218,10 +219,10 @@ class Host:
     Discord failing) the board goes by the channel as for computer moves and timers.
     """
 
-    def __init__(self, client: discord.Client, sessions: Sessions) -> None:
+    def __init__(self, client: discord.Client, sessions: Sessions, rooms: Rooms) -> None:
         self.client = client
         self.sessions = sessions
-        self.play = AsyncPlay(sessions)
+        self.rooms = rooms
         # one publish at a time per session: concurrent clicks (simultaneous phases) must not
         # post boards out of order, retire the wrong message or DM a closed user twice
         self._publishing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -612,7 +613,7 @@ class Host:
                     continue  # this process has published it since it started
                 row = await self.sessions.session(session_id)
                 if row.status != "active" or row.turn_message_id is None \
-                        or not self.play.owns(row.guild_id) \
+                        or not self.rooms.timers.owns(row.guild_id) \
                         or engines.get(row.game_id).meta.hidden_information:
                     continue
                 channel = await self.channel(row.channel_id)

@@ -25,7 +25,7 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
-from session.service import Notice
+from session.values import Notice
 from text.catalog import lookup, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)

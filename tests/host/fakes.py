@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from cogs.host import Host
+from session.rooms import compose
 from session.service import Sessions
 
 _ids = itertools.count(10_000)
@@ -183,7 +184,8 @@ class FakeClient:
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
-        self.host = Host(self, sessions)  # type: ignore[arg-type]
+        self.host = Host(self, sessions,  # type: ignore[arg-type]
+                         compose(sessions, owns=lambda guild_id: True))
 
     def channel(self, channel_id: int) -> FakeChannel:
         if channel_id not in self.channels:

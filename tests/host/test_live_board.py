@@ -14,6 +14,7 @@ from cogs.game import GameCog
 from cogs.host import Host, message_kwargs, on_command_error
 from engines.base import GameError
 from session import ids, present
+from tests.host.days import rooms_over
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
 from text.catalog import t
@@ -118,7 +119,8 @@ async def test_a_board_posted_but_never_recorded_is_reconciled_at_start_up(clien
     orphan = await client.channel(CH).send(**message_kwargs(spec))  # ...and the bot dies here
     assert len(live(client)) == 2
 
-    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
+    client.host = Host(client, sessions,  # type: ignore[arg-type]  # the restarted bot
+                       rooms_over(sessions))
     assert await client.host.reconcile() == 1
     await assert_one_live_board(client)
     assert not recorded.sent.view and not orphan.sent.view
@@ -137,7 +139,8 @@ async def test_no_board_of_a_running_game_after_the_game_ended(client, sessions)
     row = await sessions.in_channel(CH)
     outcome = await sessions.act(row.id, 1, "pick 1")
     # the game ends (as the confirmed /game abandon does: record, then publish the ending)
-    await client.host.publish(await sessions.abandon(CH, 1, can_manage=False))
+    await client.host.publish(await client.host.rooms.ending.abandon(row.id, 1,
+                                                                   can_manage=False))
     posted = len(client.channel(CH).messages)
     await client.host.publish(outcome)  # a publish that was still on its way
     assert len(client.channel(CH).messages) == posted
@@ -215,7 +218,8 @@ async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_butto
     await board.edit(view=None)  # the answer's update ... and the bot dies here
     assert live(client) == []
 
-    client.host = Host(client, sessions)  # type: ignore[arg-type]  # the restarted bot
+    client.host = Host(client, sessions,  # type: ignore[arg-type]  # the restarted bot
+                       rooms_over(sessions))
     assert await client.host.reconcile() == 1
     await assert_one_live_board(client)
     assert client.channel(CH).last is board and act in board.sent.custom_ids
