@@ -117,6 +117,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.posts import Posts
+    from session.rooms import compose
     from session.service import Sessions
     from session.testclock import clock_from_env
 
@@ -135,6 +136,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             self.db = await Database(db_path).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
                                      clock=clock_from_env())
+            self.rooms = compose(self.sessions, owns=self.owns)
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
             pace = GlobalPace(limit_from_env())
             channels = Channels(self, pace)
@@ -142,8 +144,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             hands = Hands(self, self.sessions, posts, pace, channels)
             board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
                           owns=self.owns)
-            self.host = Host(self.sessions, pace, channels, board, hands)
-            self.host.play.owns = self.owns
+            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands)
             # games that ended just before a stop, not yet in the stats and ratings
             counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
             if counted:
@@ -167,7 +168,7 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
                 # boards whose post was started and never recorded (a crash, Discord failing)
                 self.reconciling = asyncio.create_task(self.host.board.reconcile())
                 self.timers = asyncio.create_task(
-                    self.host.play.run_dispatcher(self.host.publish_timer))
+                    self.rooms.timers.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it
                 # again (at 200 games a full collection took ~100 ms of the event loop, and
                 # a third of all collection time went to these objects)

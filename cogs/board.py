@@ -24,7 +24,8 @@ from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
 from session.present import MessageSpec
-from session.service import Outcome, Sessions
+from session.service import Sessions
+from session.values import Outcome
 
 log = logging.getLogger(__name__)
 

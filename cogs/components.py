@@ -210,7 +210,7 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     await interaction.response.defer()
     choice, _, topic = parsed.payload.partition(":")
-    outcome = await host.play.vote(parsed.session_id, interaction.user.id, topic, choice)
+    outcome = await host.rooms.absence.vote(parsed.session_id, interaction.user.id, topic, choice)
     row = outcome.session
     question = (interaction.message.content or "").split("\n")[0] if interaction.message else ""
     news = present.notices_text(row, outcome.notices, row.lang)
@@ -228,7 +228,7 @@ async def _vote(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
 async def _undo(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    outcome = await host.play.undo(parsed.session_id, interaction.user.id)
+    outcome = await host.rooms.undo.undo(parsed.session_id, interaction.user.id)
     await confirm(interaction, "ui.undone")
     await host.publish(outcome)
 
@@ -239,9 +239,9 @@ async def _abandon(interaction: discord.Interaction, parsed: ids.Parsed) -> None
     host = _host(interaction)
     await interaction.response.defer()
     perms = getattr(interaction, "permissions", None)
-    outcome = await host.play.abandon(parsed.session_id, interaction.user.id,
-                                      can_manage=bool(perms and perms.manage_channels),
-                                      version=parsed.version)
+    outcome = await host.rooms.ending.abandon(parsed.session_id, interaction.user.id,
+                                              can_manage=bool(perms and perms.manage_channels),
+                                              version=parsed.version)
     try:
         await interaction.edit_original_response(content=t(lang_of(interaction), "ui.done"),
                                                  view=None)
@@ -253,8 +253,8 @@ async def _abandon(interaction: discord.Interaction, parsed: ids.Parsed) -> None
 async def _rematch(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     host = _host(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    outcome = await host.play.rematch(parsed.session_id, interaction.user.id,
-                                 interaction.user.display_name)
+    outcome = await host.rooms.ending.rematch(parsed.session_id, interaction.user.id,
+                                              interaction.user.display_name)
     await confirm(interaction, "ui.created")
     await host.publish(outcome)
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
 from cogs.host import Host
-from session import facts, nudges, present, workers
+from session import facts, present, workers
 from session import replay as replay_module
 from session.errors import GameError
 from session.facts import BOT_LEVELS
@@ -119,7 +119,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        defaults = await nudges.server_defaults(host.sessions, interaction.guild_id)
+        defaults = await host.rooms.profile.server_defaults(interaction.guild_id)
         lang = defaults.lang or language_of_channel(interaction)
         pace = pace or defaults.pace
         created = None
@@ -304,7 +304,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             if not can_manage(interaction):
                 raise SessionError("error.admin_only", "only channel managers can do this")
             row = await host.sessions.in_channel(interaction.channel_id or 0)
-            outcome = await host.play.abandon(row.id, interaction.user.id, can_manage=True)
+            outcome = await host.rooms.ending.abandon(row.id, interaction.user.id, can_manage=True)
         except GameError as error:
             await answer_error(interaction, error)
             return
@@ -335,7 +335,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
 
     @app_commands.command(name="undo", description="Take back your last move (until the next player acts)")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self._with_game(interaction, lambda host, row: host.play.undo(row.id, interaction.user.id),
+        await self._with_game(interaction,
+                              lambda host, row: host.rooms.undo.undo(row.id, interaction.user.id),
                               "ui.undone")
 
     @app_commands.command(name="substitute", description="Take over a seat whose player timed out")
@@ -344,7 +345,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                          seat: app_commands.Range[int, 1, 6]) -> None:
         user = interaction.user
         await self._with_game(
-            interaction, lambda host, row: host.play.substitute(
+            interaction, lambda host, row: host.rooms.absence.substitute(
                 row.channel_id, user.id, user.display_name, seat - 1), "ui.done")
 
     @app_commands.command(name="endvote", description="Propose to end this game now (all must agree)")
@@ -353,7 +354,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             row = await host.sessions.in_channel(interaction.channel_id or 0)
-            outcome = await host.play.vote(row.id, interaction.user.id, "end", "yes")
+            outcome = await host.rooms.absence.vote(row.id, interaction.user.id, "end", "yes")
         except GameError as error:
             await answer_error(interaction, error)
             return
@@ -387,8 +388,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:
-            saved = await host.play.settings(interaction.user.id, tz=timezone, quiet=quiet,
-                                             pings=pings)
+            saved = await host.rooms.profile.settings(interaction.user.id, tz=timezone,
+                                                      quiet=quiet, pings=pings)
         except GameError as error:
             await answer_error(interaction, error)
             return
@@ -416,8 +417,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         try:
             if interaction.guild_id is None or not (perms and perms.manage_guild):
                 raise SessionError("error.server_managers_only", "only server managers")
-            saved = await nudges.save_server_defaults(
-                host.sessions, interaction.guild_id, pace=pace, remind_hours=remind_hours,
+            saved = await host.rooms.profile.save_server_defaults(
+                interaction.guild_id, pace=pace, remind_hours=remind_hours,
                 absent_hours=absent_hours, lang=language)
         except GameError as error:
             await answer_error(interaction, error)
@@ -434,7 +435,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
     @app_commands.command(name="mine", description="Every game you are in, and whose move it is")
     async def mine(self, interaction: discord.Interaction) -> None:
         host = host_of(interaction)
-        entries = await host.play.mine(interaction.user.id)
+        entries = await host.rooms.profile.mine(interaction.user.id)
         await interaction.response.send_message(present.mine_text(entries, lang_of(interaction)),
                                                 ephemeral=True)
 
@@ -445,7 +446,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = player or interaction.user
-        stats = await host.play.stats(who.id, interaction.guild_id)
+        stats = await host.rooms.profile.stats(who.id, interaction.guild_id)
         await interaction.followup.send(
             present.stats_text(who.display_name, stats, lang_of(interaction)), ephemeral=True)
 
@@ -460,7 +461,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         await interaction.response.defer(thinking=True)
         # outside a server (a DM) there is only the table of every server
         everywhere = everywhere or interaction.guild_id is None
-        board = await host.play.leaderboard(game, None if everywhere else interaction.guild_id)
+        board = await host.rooms.profile.leaderboard(game, None if everywhere else interaction.guild_id)
         await interaction.followup.send(
             present.leaderboard_text(game, board, lang_of(interaction), everywhere=everywhere),
             allowed_mentions=discord.AllowedMentions.none())
@@ -492,7 +493,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         lang = lang_of(interaction)
         try:
             row = await host.sessions.in_channel(interaction.channel_id or 0)
-            lines = present.notices_text(row, await host.play.public_log(row), lang)
+            lines = present.notices_text(row, await host.rooms.profile.public_log(row), lang)
         except GameError as error:
             await answer_error(interaction, error)
             return

@@ -13,17 +13,19 @@ from cogs.board import Board, BoardNotPosted
 from cogs.hands import Hands
 from cogs.pace import GlobalPace
 from session import present
-from session.async_play import AsyncPlay, TimerEvent
+from session.rooms import Rooms
 from session.service import Sessions
+from session.values import TimerEvent
 
 
 class Host:
     """What the cogs share: one per bot."""
 
-    def __init__(self, sessions: Sessions, pace: GlobalPace, channels: Channels, board: Board,
-                 hands: Hands) -> None:
+    def __init__(self, sessions: Sessions, rooms: Rooms, pace: GlobalPace, channels: Channels,
+                 board: Board, hands: Hands) -> None:
         self.sessions = sessions
-        self.play = AsyncPlay(sessions)
+        #: undo, absence, ending, timers and profile (session/rooms.py)
+        self.rooms = rooms
         #: every call of this process that counts toward Discord's global limit waits here
         self.pace = pace
         self.board = board

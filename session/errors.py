@@ -1,12 +1,43 @@
 """Errors the session layer raises (a translation key + params, like engine errors), and the
 ones it lets through that its callers catch: a refusal (:class:`GameError`, which
-:class:`SessionError` is) and a store failure (:class:`StoreError`)."""
+:class:`SessionError` is) and a store failure (:class:`StoreError`); and the decorator that
+turns a storage failure into a refusal the user is told."""
 
-from db.database import StoreError
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypeVar
+
+from db.database import StoreBusy, StoreError
 from engines.base import GameError
 
-__all__ = ["GameError", "SessionError", "StoreError"]
+__all__ = ["GameError", "SessionError", "StoreError", "tells_store_failures"]
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class SessionError(GameError):
     """A request the session layer refuses (no game here, not your seat, stale button...)."""
+
+
+def tells_store_failures(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A database failure becomes a :class:`SessionError` the user is shown (nothing
+    changed, try again), and goes to the log; the bot goes on serving other games."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except StoreBusy as exc:
+            log.warning("%s: storage busy: %s", fn.__qualname__, exc)
+            raise SessionError("error.store_busy", "storage busy, nothing changed") from exc
+        except StoreError as exc:
+            log.error("%s: storage failed: %s", fn.__qualname__, exc)
+            raise SessionError("error.store_failed", "storage failed, nothing changed") from exc
+
+    return wrapper

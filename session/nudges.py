@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from db.store import SeatRow, SessionRow, Statement
+from db import timers, votes
+from db.store import SeatRow, SessionRow, Statement, Store
 from session.clocks import Quiet, parse_pace
 from session.errors import SessionError
+from session.values import timeout_topic
 from text.catalog import LANGUAGES
-
-if TYPE_CHECKING:
-    from session.service import Sessions
 
 #: Stolik's defaults when a server has set none
 REMIND_HOURS = 24.0
@@ -45,16 +44,16 @@ class ServerDefaults:
                    row["absent_hours"] or ABSENT_HOURS, row["lang"])
 
 
-async def server_defaults(sessions: Sessions, guild_id: int | None) -> ServerDefaults:
-    return ServerDefaults.from_row(await sessions.store.guild_settings(guild_id))
+async def server_defaults(store: Store, guild_id: int | None) -> ServerDefaults:
+    return ServerDefaults.from_row(await store.guild_settings(guild_id))
 
 
-async def save_server_defaults(sessions: Sessions, guild_id: int, *, pace: str | None = None,
+async def save_server_defaults(store: Store, guild_id: int, *, pace: str | None = None,
                                remind_hours: float | None = None,
                                absent_hours: float | None = None,
                                lang: str | None = None) -> ServerDefaults:
     """Change some of a server's defaults (None keeps a value); checked before saving."""
-    cur = await server_defaults(sessions, guild_id)
+    cur = await server_defaults(store, guild_id)
     if pace is not None:
         parse_pace(pace)  # refuses a bad pace with error.bad_pace
     for hours in (remind_hours, absent_hours):
@@ -69,8 +68,8 @@ async def save_server_defaults(sessions: Sessions, guild_id: int, *, pace: str |
         remind_hours if remind_hours is not None else cur.remind_hours,
         absent_hours if absent_hours is not None else cur.absent_hours,
         lang if lang is not None else cur.lang)
-    await sessions.store.save_guild_settings(guild_id, new.pace, new.remind_hours,
-                                             new.absent_hours, new.lang)
+    await store.save_guild_settings(guild_id, new.pace, new.remind_hours, new.absent_hours,
+                                    new.lang)
     return new
 
 
@@ -91,23 +90,19 @@ def untimed_times(start: datetime, quiet: Quiet, defaults: ServerDefaults
     return out
 
 
-async def turn_start_statements(sessions: Sessions, row: SessionRow, seat: SeatRow,
+async def turn_start_statements(store: Store, quiet: Quiet, row: SessionRow, seat: SeatRow,
                                 now: datetime, *, timed: bool) -> list[Statement]:
-    """The timers of a human seat whose turn starts now (see the module's docstring)."""
-    quiet = await sessions.quiet(seat.user_id)
+    """The timers of a human seat whose turn starts now (see the module's docstring), for
+    a player with these ``quiet`` hours."""
     times: list[tuple[str, datetime]] = []
     if quiet.is_quiet(now):
         times.append(("ping", quiet.quiet_ends_after(now)))
     if not timed:
-        times += untimed_times(now, quiet, await server_defaults(sessions, row.guild_id))
-    return [("INSERT INTO timers (session_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
-             (row.id, seat.seat, kind, when.isoformat())) for kind, when in times]
+        times += untimed_times(now, quiet, await server_defaults(store, row.guild_id))
+    return [timers.seat_timer(row.id, seat.seat, kind, when.isoformat()) for kind, when in times]
 
 
 def turn_end_statements(session_id: int, seat: int) -> list[Statement]:
     """A seat's turn ended (untimed games): its reminders go, and so does its absence."""
-    return [
-        ("DELETE FROM timers WHERE session_id = ? AND seat = ?"
-         " AND (fired_at IS NULL OR kind = 'absent')", (session_id, seat)),
-        ("DELETE FROM votes WHERE session_id = ? AND topic = ?", (session_id, f"timeout:{seat}")),
-    ]
+    return [timers.drop_seat_turn(session_id, seat),
+            votes.clear(session_id, timeout_topic(seat))]

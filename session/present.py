@@ -19,7 +19,7 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
-from session.service import Notice
+from session.values import Notice
 from session.workers import off_loop
 from text.catalog import lookup, t
 

@@ -18,7 +18,8 @@ import engines
 import render
 from db.store import SessionRow
 from session import present
-from session.service import Notice, Sessions, says_the_move
+from session.service import Sessions
+from session.values import Notice, says_the_move
 
 #: at most this many boards in one animation (the first, the last, evenly spaced between)
 MAX_FRAMES = 48

@@ -9,35 +9,28 @@ on every button so a stale click changes nothing.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
 import logging
 import os
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import engines
-from db.database import Database, StaleVersion, StoreBusy, StoreError
-from db.store import ChannelBusy, SessionRow, Statement, Store
+from db import timers as timer_sql
+from db.database import Database, StaleVersion
+from db.store import ChannelBusy, SessionRow, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
-from session import computer, nudges
-from session.clocks import (
-    Pace,
-    Quiet,
-    deadline,
-    parse_pace,
-    reminder_times,
-    spent,
-    turn_starts,
-)
-from session.errors import SessionError
+from session import computer
+from session.clocks import Pace, Quiet, parse_pace
+from session.errors import SessionError, tells_store_failures
 from session.standings import Standings
+from session.turns import TurnClocks
+from session.values import Notice, Outcome, event_notices, says_the_move
 
 log = logging.getLogger(__name__)
 
@@ -49,54 +42,6 @@ DM_RETRY_AFTER = timedelta(hours=6)
 #: engine states kept in memory (least recently used first out); a game not in the cache is
 #: read from its row, so an idle game costs no memory
 STATE_CACHE_SIZE = int(os.environ.get("STOLIK_STATE_CACHE", "256"))
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def tells_store_failures(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-    """A database failure becomes a :class:`SessionError` the user is shown (nothing
-    changed, try again), and goes to the log; the bot goes on serving other games."""
-
-    @functools.wraps(fn)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await fn(*args, **kwargs)
-        except StoreBusy as exc:
-            log.warning("%s: storage busy: %s", fn.__qualname__, exc)
-            raise SessionError("error.store_busy", "storage busy, nothing changed") from exc
-        except StoreError as exc:
-            log.error("%s: storage failed: %s", fn.__qualname__, exc)
-            raise SessionError("error.store_failed", "storage failed, nothing changed") from exc
-
-    return wrapper
-
-
-@dataclass
-class Notice:
-    """One public line for the channel: a translation key and its parameters."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Outcome:
-    """What changed, for the host to show: the session after the change and public notices."""
-
-    session: SessionRow
-    notices: list[Notice] = field(default_factory=list)
-    board_changed: bool = False
-    #: seats whose private view changed (send them their hand)
-    private_seats: list[int] = field(default_factory=list)
-    #: a new board message is due (someone new must act, something was revealed, the end);
-    #: otherwise the current turn message is edited in place
-    new_turn: bool = True
-
-    @property
-    def finished(self) -> bool:
-        return self.session.status in ("finished", "abandoned")
-
 
 def parse_variants(text: str | None) -> list[str]:
     """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
@@ -137,11 +82,6 @@ def default_players(game: Game, variants: list[str]) -> int:
     return max(counts, default=game.meta.max_players)
 
 
-def says_the_move(events: list[dict[str, Any]], seat: int) -> bool:
-    """The engine's public events already tell what the seat did ("Ala picks domino 24")."""
-    return any(e.get("seat") == seat and "private_to" not in e for e in events)
-
-
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -161,6 +101,7 @@ class Sessions:
         self.db = db
         self.store = Store(db)
         self.standings = Standings(db)
+        self.turns = TurnClocks(self.store, clock, idle_after)
         self.clock = clock
         self.seed_source = seed_source
         # session id -> (version, state); the version makes a state cached by this process
@@ -301,8 +242,8 @@ class Sessions:
                 id=running.id if running else 0,
             ) from None
         # a lobby nobody starts is warned, then closed, like a silent game
-        await self.store.run([("INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'idle_warn', ?)",
-                               (session_id, (self.clock() + self.idle_after).isoformat()))])
+        await self.store.run([timer_sql.idle_warning(
+            session_id, (self.clock() + self.idle_after).isoformat())])
         row = await self.session(session_id)
         return Outcome(row, [Notice("notice.created", {"game": game_id, "player": name,
                                                         "players": wanted})])
@@ -367,7 +308,7 @@ class Sessions:
             state = game.setup(len(row.seats), row.options, row.seed)
         except BadOptions as exc:
             raise SessionError(exc.key, str(exc), **exc.params) from None
-        extra = await self.clock_statements(row, set(), game.to_act(state), over=False)
+        extra = await self.turns.statements(row, set(), game.to_act(state), over=False)
         try:
             await self.store.start(row.id, len(row.seats), json.dumps(state), self.now(), extra)
         except StaleVersion:  # another process started it first
@@ -377,7 +318,7 @@ class Sessions:
         notices.append(Notice("notice.started", {"game": row.game_id}))
         outcome = Outcome(row, notices, board_changed=True,
                           private_seats=self._human_seats(row, game))
-        return await self.run_computer_players(outcome)
+        return await self.settle(await self.run_computer_players(outcome))
 
     # --- play --------------------------------------------------------------------------
     @staticmethod
@@ -407,7 +348,7 @@ class Sessions:
             await self.check_fresh(row, seat, version)
             outcome = Outcome(row, new_turn=False)
             await self.apply_move(outcome, seat, user_id, code)
-            return await self.run_computer_players(outcome)
+            return await self.settle(await self.run_computer_players(outcome))
 
     async def apply_move(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
                      kind: str = "move") -> None:
@@ -424,7 +365,7 @@ class Sessions:
         before, after = set(game.to_act(state)), [] if over else game.to_act(new_state)
         reveals = any(e.get("reveal") for e in events)
         outcome.new_turn |= over or reveals or not set(after) <= before
-        extra = await self.clock_statements(row, before, after, over=over)
+        extra = await self.turns.statements(row, before, after, over=over)
         # the clocks before the move, for an undo: only where a clock runs (half the row else)
         clocked = Pace.from_json(row.pace_json).timed or any(
             x.bank is not None or x.running_since is not None for x in row.seats)
@@ -446,10 +387,7 @@ class Sessions:
             # public events describe those; a move the engine tells itself is said once
             key, params = game.describe(state, code)
             outcome.notices.append(Notice("notice.played", {"seat": seat, "action": (key, params)}))
-        outcome.notices.extend(
-            Notice(e["key"], {k: v for k, v in e.items() if k not in ("key", "reveal")})
-            for e in events if "private_to" not in e
-        )
+        outcome.notices.extend(event_notices(events))
         self.note_private_changes(outcome, game, state, new_state)
         outcome.board_changed = True
         outcome.session = await self.session(row.id)
@@ -466,84 +404,9 @@ class Sessions:
             if before.get("private") != after.get("private") and s not in outcome.private_seats:
                 outcome.private_seats.append(s)
 
-    async def clock_statements(self, row: SessionRow, before: set[int], after: list[int], *,
-                               over: bool, fresh_turn: bool = True) -> list[Statement]:
-        """Clock and timer changes when the seats to act go from ``before`` to ``after``.
-
-        A seat whose turn ends pays the time it used; a human seat whose turn starts gets its
-        allowance (``fresh_turn``) and its reminders and timeout scheduled; a session with no
-        action for long gets an inactivity warning. Runs inside the action's transaction.
-        """
-        now = self.clock()
-        pace = Pace.from_json(row.pace_json)
-        out: list[Statement] = [(
-            "DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL"
-            " AND kind IN ('idle_warn', 'archive')", (row.id,))]
-        if over:
-            return [("DELETE FROM timers WHERE session_id = ? AND fired_at IS NULL", (row.id,))]
-        out.append(("INSERT INTO timers (session_id, kind, due_at) VALUES (?, 'idle_warn', ?)",
-                    (row.id, (now + self.idle_after).isoformat())))
-        for seat in row.seats:
-            running = seat.running_since is not None
-            if seat.running_since is not None and seat.seat not in after:
-                left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
-                # time overrun is forgiven once the turn is over: the next turn starts afresh
-                out += self.stop_clock(row.id, seat.seat, max(0.0, left))
-            elif not running and seat.seat in after and pace.timed and not seat.is_bot:
-                bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
-                out += await self.start_clock(row.id, seat, bank or 0.0, now)
-            elif not pace.timed and seat.seat in before and seat.seat not in after:
-                out += nudges.turn_end_statements(row.id, seat.seat)
-            if not seat.is_bot and seat.seat in after and seat.seat not in before:
-                # the turn ping held back by quiet hours; untimed reminders and absence
-                out += await nudges.turn_start_statements(self, row, seat, now,
-                                                          timed=pace.timed)
-        return out
-
-    @staticmethod
-    def stop_clock(session_id: int, seat: int, bank: float | None) -> list[Statement]:
-        return [
-            ("UPDATE seats SET bank = ?, running_since = NULL WHERE session_id = ? AND seat = ?",
-             (bank, session_id, seat)),
-            ("DELETE FROM timers WHERE session_id = ? AND seat = ? AND fired_at IS NULL",
-             (session_id, seat)),
-            ("DELETE FROM votes WHERE session_id = ? AND topic = ?",
-             (session_id, f"timeout:{seat}")),
-        ]
-
-    async def start_clock(self, session_id: int, seat: Any, bank: float,
-                           since: datetime) -> list[Statement]:
-        """Run a seat's clock from ``since`` with ``bank`` seconds, and schedule its timers
-        (those still ahead: a clock restored by an undo may have started long ago)."""
-        end = deadline(bank, since)
-        quiet = await self.quiet(seat.user_id)
-        out: list[Statement] = [(
-            "UPDATE seats SET bank = ?, running_since = ? WHERE session_id = ? AND seat = ?",
-            (bank, since.isoformat(), session_id, seat.seat))]
-        now = self.clock()
-        for kind, when in [*reminder_times(since, end, quiet), ("timeout", end)]:
-            if when > now or kind == "timeout":
-                out.append(("INSERT INTO timers (session_id, seat, kind, due_at)"
-                            " VALUES (?, ?, ?, ?)",
-                            (session_id, seat.seat, kind, when.isoformat())))
-        return out
-
-    async def restore_clocks(self, row: SessionRow, snapshot: list[list[Any]]) -> list[Statement]:
-        """Put every seat's clock back as it was (an undo), with its timers."""
-        out: list[Statement] = []
-        for seat_no, bank, since in snapshot:
-            out += self.stop_clock(row.id, seat_no, bank)
-            seat = row.seats[seat_no]
-            if since is not None and not seat.is_bot:
-                out += await self.start_clock(row.id, seat, bank or 0.0,
-                                               datetime.fromisoformat(since))
-        return out
-
     async def quiet(self, user_id: int | None) -> Quiet:
-        row = await self.store.settings(user_id) if user_id is not None else None
-        if row is None:
-            return Quiet()
-        return Quiet(row["tz"], row["quiet_start"], row["quiet_end"])
+        """A user's quiet hours (none set: never quiet)."""
+        return await self.turns.quiet(user_id)
 
     @staticmethod
     def _human_seats(row: SessionRow, game: Game) -> list[int]:
@@ -567,24 +430,18 @@ class Sessions:
             await self.apply_move(outcome, seat, None, code, kind="computer")
         return outcome
 
-    @tells_store_failures
-    async def abandon(self, channel_id: int, user_id: int, *, can_manage: bool) -> Outcome:
-        row = await self.in_channel(channel_id)
-        async with self.locked(row.id):
-            row = await self.session(row.id)
-            if user_id != row.creator_id and not can_manage:
-                raise SessionError("error.abandon_rights",
-                                   "only the creator or a channel manager can end the game")
-            result = None
-            if row.status == "active":
-                game = engines.get(row.game_id)
-                result = self.result(game, await self.state(row))
-            await self.store.end(row.id, "abandoned", result, self.now(), ended_by=user_id)
-            self.forget_state(row.id)
-            await self.standings.record(row.id, self.now())
-            by = next((s.name for s in row.seats if s.user_id == user_id), str(user_id))
-            return Outcome(await self.session(row.id),
-                           [Notice("notice.abandoned", {"game": row.game_id, "player": by})])
+    async def settle(self, outcome: Outcome) -> Outcome:
+        """Fill in who must act now and the spectator view, as the change that produced
+        ``outcome`` left them, so the publisher does not read them again (a lobby has no
+        state: both stay ``None``)."""
+        row = outcome.session
+        if row.state_json is None:
+            return outcome
+        game = engines.get(row.game_id)
+        state = await self.state(row)
+        outcome.to_act = game.to_act(state) if row.status == "active" else []
+        outcome.public = game.view(state, None)
+        return outcome
 
     # --- reading for the host ----------------------------------------------------------
     @staticmethod

@@ -20,6 +20,7 @@ from cogs.host import Host
 from cogs.pace import GlobalPace, limit_from_env
 from cogs.replies import Replies
 from session.posts import Posts
+from session.rooms import compose
 from session.service import Sessions
 
 _ids = itertools.count(10_000)
@@ -192,7 +193,8 @@ def host_for(client: FakeClient, sessions: Sessions) -> Host:
     hands = Hands(client, sessions, posts, pace, channels)
     board = Board(sessions, posts, pace, channels, Replies(pace), hands,
                   owns=lambda guild_id: True)
-    return Host(sessions, pace, channels, board, hands)
+    return Host(sessions, compose(sessions, owns=lambda guild_id: True), pace, channels, board,
+                hands)
 
 
 class FakeClient:

@@ -61,17 +61,17 @@ async def test_turn_message_shows_the_clocks(client):
 
 async def test_reminder_timeout_vote_buttons_and_skip(client, clock):
     _, row = await start(client)
-    play = client.host.play
+    rooms = client.host.rooms
     game = engines.get("kingdomino")
     seat = game.to_act(await client.host.sessions.state(row))[0]
     late = row.seats[seat].user_id
     clock.advance(hours=13)
-    for event in await play.fire_due():
+    for event in await rooms.timers.fire_due():
         await client.host.publish_timer(event)
     reminder = client.channel(CH).last.sent.content
     assert f"<@{late}>" in reminder and "⏰" in reminder
     clock.advance(hours=12)
-    for event in await play.fire_due():
+    for event in await rooms.timers.fire_due():
         await client.host.publish_timer(event)
     vote_message = client.channel(CH).last.sent
     assert [ids.parse(c).kind for c in vote_message.custom_ids] == ["vote"] * 3
@@ -170,7 +170,7 @@ async def test_a_new_board_pings_only_the_player_to_move_and_only_if_they_want(c
     state = await sessions.state(row)
     first = row.seats[game.to_act(state)[0]].user_id
     assert client.channel(CH).last.sent.pinged() == [first]
-    await client.host.play.settings(first, pings=False)
+    await client.host.rooms.profile.settings(first, pings=False)
     for _ in range(6):  # play on until that player is to move on a new board again
         row = await sessions.in_channel(CH)
         state = await sessions.state(row)
@@ -188,7 +188,7 @@ async def test_timed_games_ping_on_the_new_board_and_by_reminder(client, clock):
     late = row.seats[engines.get("kingdomino").to_act(await client.host.sessions.state(row))[0]]
     assert client.channel(CH).last.sent.pinged() == [late.user_id]
     clock.advance(hours=13)
-    for event in await client.host.play.fire_due():
+    for event in await client.host.rooms.timers.fire_due():
         await client.host.publish_timer(event)
     assert client.channel(CH).last.sent.pinged() == [late.user_id]
 

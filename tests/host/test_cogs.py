@@ -294,7 +294,7 @@ async def test_a_creator_who_abandons_a_running_game_confirms_and_takes_a_loss(c
     await GameCog.history.callback(cog, history)
     line = history.replies[-1].content
     assert "no winner" in line and "winner Player" not in line
-    stats = (await client.host.play.stats(1, 1))["global:toy"]
+    stats = (await client.host.rooms.profile.stats(1, 1))["global:toy"]
     assert (stats["games"], stats["wins"], stats["abandoned"]) == (1, 0, 1)
-    stayed = (await client.host.play.stats(2, 1))["global:toy"]
+    stayed = (await client.host.rooms.profile.stats(2, 1))["global:toy"]
     assert stayed["games"] == stayed["wins"] == 1  # no loss for the one who stayed

@@ -9,9 +9,9 @@ import pytest
 
 import engines
 from session import computer
-from session.async_play import AsyncPlay
 from session.errors import SessionError
 from session.service import Sessions
+from tests.host.days import rooms_over
 
 CH = 70
 
@@ -113,11 +113,11 @@ async def test_a_computer_replacing_an_absent_player_plays_normal(sessions, cloc
     state = await sessions.state(row)
     seat = game.to_act(state)[0]
     clock.advance(days=2)
-    play = AsyncPlay(sessions)
-    await play.fire_due()
+    rooms = rooms_over(sessions)
+    await rooms.timers.fire_due()
     for s in row.seats:
         if s.seat != seat:
-            out = await play.vote(row.id, s.user_id, f"timeout:{seat}", "computer")
+            out = await rooms.absence.vote(row.id, s.user_id, f"timeout:{seat}", "computer")
     assert out.session.seats[seat].is_bot and out.session.seats[seat].level is None
     assert levels and set(levels) == {"normal"}
 

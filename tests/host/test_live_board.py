@@ -137,7 +137,8 @@ async def test_no_board_of_a_running_game_after_the_game_ended(client, sessions)
     row = await sessions.in_channel(CH)
     outcome = await sessions.act(row.id, 1, "pick 1")
     # the game ends (as the confirmed /game abandon does: record, then publish the ending)
-    await client.host.publish(await sessions.abandon(CH, 1, can_manage=False))
+    await client.host.publish(await client.host.rooms.ending.abandon(row.id, 1,
+                                                                   can_manage=False))
     posted = len(client.channel(CH).messages)
     await client.host.publish(outcome)  # a publish that was still on its way
     assert len(client.channel(CH).messages) == posted

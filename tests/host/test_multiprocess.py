@@ -17,9 +17,9 @@ import pytest
 
 import engines
 from db import Database, StaleVersion
-from session.async_play import AsyncPlay
 from session.errors import SessionError
 from session.service import Sessions
+from tests.host.days import rooms_over
 
 #: the session suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"
@@ -184,10 +184,10 @@ async def test_play_goes_on_across_processes(sessions, db_path, clock):
     """A second process sees the first's game and its pending timers (no local state)."""
     row = await kingdomino(sessions, pace="realtime:10")
     other_db = await Database(db_path).open()
-    play = AsyncPlay(Sessions(other_db, clock=clock))
+    play = rooms_over(Sessions(other_db, clock=clock)).timers
     clock.advance(minutes=6)
     assert [e.kind for e in await play.fire_due()] == ["remind"]
-    assert [e.kind for e in await AsyncPlay(sessions).fire_due()] == []
+    assert [e.kind for e in await rooms_over(sessions).timers.fire_due()] == []
     assert row.id
     await other_db.close()
 
@@ -196,7 +196,7 @@ async def test_a_vote_is_announced_again_by_one_process_only(sessions, db_path, 
     """Processes restarting at once after a timeout fired: one of them posts the vote again."""
     row = await kingdomino(sessions, pace="realtime:10")
     clock.advance(minutes=11)
-    fired = [e.kind for e in await AsyncPlay(sessions).fire_due()]
+    fired = [e.kind for e in await rooms_over(sessions).timers.fire_due()]
     assert "timeout" in fired
     answers = run_workers(db_path, tmp_path / "w", clock() + timedelta(minutes=1),
                           [["recover"], ["recover"], ["recover"]])

@@ -49,7 +49,7 @@ async def mover(client) -> tuple[Any, int, int]:
 async def tick(client, clock, **advance) -> list[str]:
     """Move the fake clock, fire what is due, publish it; the kinds that fired."""
     clock.advance(**advance)
-    events = await client.host.play.fire_due()
+    events = await client.host.rooms.timers.fire_due()
     for event in events:
         await client.host.publish_timer(event)
     return [e.kind for e in events]
@@ -76,7 +76,7 @@ def test_untimed_reminders_every_day_then_absent():
 @pytest.mark.parametrize("pace", [None, "daily:1", "realtime:5"])
 async def test_a_turn_that_starts_in_quiet_hours_pings_when_they_end(client, clock, pace):
     for user in (1, 2):  # it is 12:00 UTC: quiet until 14:00 for both
-        await client.host.play.settings(user, tz="UTC", quiet="11-14")
+        await client.host.rooms.profile.settings(user, tz="UTC", quiet="11-14")
     await start(client, pace=pace)
     _, _, user = await mover(client)
     assert client.channel(CH).last.sent.pinged() == []  # the board is quiet...
@@ -91,12 +91,12 @@ async def test_a_turn_that_starts_in_quiet_hours_pings_when_they_end(client, clo
 
 async def test_a_held_back_ping_of_a_turn_already_played_is_not_sent(client, clock):
     for user in (1, 2):
-        await client.host.play.settings(user, tz="UTC", quiet="11-14")
+        await client.host.rooms.profile.settings(user, tz="UTC", quiet="11-14")
     await start(client)
     await play_one(client)  # the player moved during their quiet hours
     posted = len(client.channel(CH).messages)
     clock.advance(hours=2)
-    kinds = [e.kind for e in await client.host.play.fire_due()]
+    kinds = [e.kind for e in await client.host.rooms.timers.fire_due()]
     _, _, now_to_move = await mover(client)
     assert kinds.count("ping") <= 1  # only the next player's ping, if their turn began
     assert len(client.channel(CH).messages) == posted
@@ -148,7 +148,8 @@ async def test_a_player_who_comes_back_ends_the_vote(client, clock):
     skip = next(c for c in vote.custom_ids if ":v:skip:" in c)
     late = await click(client, voter, CH, vote, skip)
     assert late.ephemeral_texts() == [t("en", "error.vote_over")]
-    assert not await client.host.play.absent(await client.host.sessions.session(row.id), seat)
+    assert not await client.host.rooms.absence.absent(
+        await client.host.sessions.session(row.id), seat)
 
 
 async def test_end_vote_counts_only_players_who_are_present(client, clock):

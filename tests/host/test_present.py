@@ -49,7 +49,7 @@ def test_clock_line_and_link():
 
 async def test_every_board_and_hand_is_described_in_words_in_the_readers_language():
     import engines
-    from session.service import Notice
+    from session.values import Notice
 
     game = engines.get("kingdomino")
     state = game.setup(2, {}, seed=4)

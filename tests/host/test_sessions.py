@@ -9,6 +9,7 @@ import pytest
 
 from db import Database
 from engines.base import GameError, IllegalAction, MalformedAction, NotYourTurn
+from session.ending import Ending
 from session.service import SessionError, Sessions, parse_variants
 
 #: the session suite runs on SQLite and on PostgreSQL
@@ -238,9 +239,9 @@ async def test_abandon_needs_rights_and_is_recorded(sessions):
     await sessions.act(sid, 1, "pick 3")
     await sessions.act(sid, 2, "pick 1")
     with pytest.raises(SessionError) as err:
-        await sessions.abandon(CH, 2, can_manage=False)
+        await Ending(sessions).abandon(sid, 2, can_manage=False)
     assert err.value.key == "error.abandon_rights"
-    out = await sessions.abandon(CH, 2, can_manage=True)
+    out = await Ending(sessions).abandon(sid, 2, can_manage=True)
     assert out.session.status == "abandoned"
     assert out.session.result["totals"] == [3, 0]
     assert len(await sessions.store.actions(sid)) == 2  # recorded, not deleted

@@ -9,6 +9,7 @@ import pytest
 
 from db import Database
 from db.standings import EndedGame, Rating
+from session.ending import Ending
 from session.service import Sessions
 from session.standings import RANKED_AFTER, Standings, judge, rate
 
@@ -53,7 +54,7 @@ async def test_abandoning_a_game_is_the_abandoners_loss(sessions):
     for user, pick in ((1, 1), (2, 2), (3, 1)):
         await sessions.act(row.id, user, f"pick {pick}")
     # 3 - 2 - 0 after two rounds, and the leader abandons
-    await sessions.abandon(1, 1, can_manage=False)
+    await Ending(sessions).abandon(row.id, 1, can_manage=False)
     leader = await sessions.standings.stats(1, GUILD)
     assert leader["global:toy"] | {"rating": None} == {
         "games": 1, "wins": 0, "abandoned": 1, "average": 0, "rating": None}
@@ -66,11 +67,12 @@ async def test_abandoning_a_game_is_the_abandoners_loss(sessions):
 
 
 async def test_games_ended_without_a_loser_are_not_counted(sessions):
-    await play_toy(sessions, 1, [1, 2], [2, 1], rounds=1)
+    row = await play_toy(sessions, 1, [1, 2], [2, 1], rounds=1)
     Sessions_manager = 99  # a channel manager who is not playing
-    await sessions.abandon(1, Sessions_manager, can_manage=True)
-    await sessions.new(guild_id=GUILD, channel_id=2, game_id="toy", user_id=1, name="U1", players=2)
-    await sessions.abandon(2, 1, can_manage=False)  # a lobby: no result
+    await Ending(sessions).abandon(row.id, Sessions_manager, can_manage=True)
+    lobby = await sessions.new(guild_id=GUILD, channel_id=2, game_id="toy", user_id=1,
+                               name="U1", players=2)
+    await Ending(sessions).abandon(lobby.session.id, 1, can_manage=False)  # a lobby: no result
     assert await sessions.standings.stats(1, GUILD) == {}
     assert await sessions.standings.stats(2, GUILD) == {}
 

@@ -17,9 +17,9 @@ import engines
 from cogs.game import GameCog
 from db import Database
 from db.sqlite import SqliteDatabase
-from session.async_play import AsyncPlay
 from session.errors import SessionError
 from session.service import Sessions
+from tests.host.days import rooms_over
 from tests.host.driver import click
 from tests.host.fakes import FakeClient, FakeInteraction
 from text.catalog import t
@@ -198,7 +198,7 @@ async def test_one_damaged_row_never_stops_the_recovery_of_the_others(sessions, 
     async with sessions.db.transaction() as tx:  # one row is damaged beyond replay
         await tx.execute("UPDATE sessions SET options = '{oops' WHERE id = ?", (rows[1].id,))
     with caplog.at_level(logging.ERROR):
-        events = await AsyncPlay(Sessions(sessions.db, clock=sessions.clock)).recover()
+        events = await rooms_over(Sessions(sessions.db, clock=sessions.clock)).timers.recover()
     assert sorted(e.session.id for e in events if e.kind == "computer") == [rows[0].id,
                                                                            rows[2].id]
     assert f"session {rows[1].id}" in caplog.text

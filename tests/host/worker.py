@@ -19,7 +19,7 @@ from pathlib import Path
 
 from db import Database
 from engines.base import GameError
-from session.async_play import AsyncPlay
+from session.rooms import compose
 from session.service import Sessions
 
 
@@ -27,6 +27,7 @@ async def main(target: str, folder: Path, name: str, now: str, command: str, *ar
     fixed = datetime.fromisoformat(now)
     async with Database(target) as db:
         sessions = Sessions(db, clock=lambda: fixed)
+        timers = compose(sessions, owns=lambda guild_id: True).timers
         (folder / f"{name}.ready").touch()
         give_up = time.monotonic() + 60
         while not (folder / "go").exists():
@@ -41,9 +42,9 @@ async def main(target: str, folder: Path, name: str, now: str, command: str, *ar
                 return {"error": exc.key}
             return {"version": out.session.version}
         if command == "fire":
-            return {"fired": [e.kind for e in await AsyncPlay(sessions).fire_due()]}
+            return {"fired": [e.kind for e in await timers.fire_due()]}
         if command == "recover":
-            return {"events": [e.kind for e in await AsyncPlay(sessions).recover()]}
+            return {"events": [e.kind for e in await timers.recover()]}
     raise SystemExit(f"unknown command {command}")
 
 
