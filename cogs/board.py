@@ -126,11 +126,11 @@ class Board:
         del self._bare[message_id]
         return message_id
 
-    def _note_live(self, row: SessionRow, state: Any) -> None:
+    def _note_live(self, row: SessionRow, to_act: list[int]) -> None:
         self._live.pop(row.id, None)  # re-inserted last: the oldest entry goes first
         if row.status != "active":
             return
-        users = (row.seats[seat].user_id for seat in facts.to_act(row, state))
+        users = (row.seats[seat].user_id for seat in to_act)
         movers = frozenset(user for user in users if user is not None)
         self._live[row.id] = LiveBoard(row.version, movers)
         while len(self._live) > LIVE_BOARDS:
@@ -206,9 +206,12 @@ class Board:
             await self._post_news(channel, outcome)
             return outcome.private_seats
         state = await self.sessions.state(row)
+        # who acts and the public view come with a move's outcome; other publishes work them out
+        to_act = facts.to_act(row, state) if outcome.to_act is None else outcome.to_act
         spec = await present.turn_message(row, state, outcome.notices, row.lang,
-                                          self.sessions.clock())
-        self._note_live(row, state)
+                                          self.sessions.clock(), public=outcome.public,
+                                          to_act=to_act)
+        self._note_live(row, to_act)
         # the newest turn message (a publish just before this one may have posted it) loses its
         # buttons only once the new one is up: a crash in between never leaves no live board
         previous = await self.sessions.session(row.id)
@@ -218,7 +221,7 @@ class Board:
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
             return outcome.private_seats if row.status == "active" else []
-        await self._post_new_board(outcome, channel, state, spec, previous, reply, bare)
+        await self._post_new_board(outcome, channel, to_act, spec, previous, reply, bare)
         return outcome.private_seats if row.status == "active" else []
 
     async def _post_news(self, channel: Any, outcome: Outcome) -> None:
@@ -229,14 +232,14 @@ class Board:
             async with self.pace:
                 await channel.send(clip("\n".join(lines)))
 
-    async def _post_new_board(self, outcome: Outcome, channel: Any, state: Any,
+    async def _post_new_board(self, outcome: Outcome, channel: Any, to_act: list[int],
                               spec: MessageSpec, previous: SessionRow,
                               reply: discord.Interaction | None, bare: int | None) -> None:
         """Post the board as a new message (on ``reply`` when it takes it), record it, then
         retire ``previous`` (the board before it) unless a first answer already did (``bare``);
         the final board of a finished game is followed by its score breakdown."""
         row = outcome.session
-        pings = await self._turn_pings(row, state)
+        pings = await self._turn_pings(row, to_act)
         board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
         if reply is not None:
@@ -278,7 +281,7 @@ class Board:
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
 
-    async def _turn_pings(self, row: SessionRow, state: Any) -> discord.AllowedMentions:
+    async def _turn_pings(self, row: SessionRow, to_act: list[int]) -> discord.AllowedMentions:
         """Who a new board may ping: the players now to move, in every pace, never someone who
         turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
         hours end: see session/nudges.py)."""
@@ -286,7 +289,7 @@ class Board:
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
-        for seat in facts.to_act(row, state):
+        for seat in to_act:
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue

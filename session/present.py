@@ -220,15 +220,18 @@ def clock_line(row: SessionRow, now: datetime, lang: str) -> str:
 
 async def turn_message(
     row: SessionRow, state: dict[str, Any], notices: list[Notice], lang: str,
-    now: datetime | None = None,
+    now: datetime | None = None, *, public: dict[str, Any] | None = None,
+    to_act: list[int] | None = None,
 ) -> MessageSpec:
-    """The message posted in the channel after every turn: board image, news, whose move."""
+    """The message posted in the channel after every turn: board image, news, whose move.
+    ``public`` and ``to_act``: the spectator view and the seats to act, when the change that
+    produced ``state`` already worked them out (:class:`Outcome`)."""
     game = engines.get(row.game_id)
-    view = game.view(state, None)
+    view = game.view(state, None) if public is None else public
     lines = notices_text(row, notices, lang)
     totals = game.totals(state)
     if row.status == "active":
-        to_act = game.to_act(state)
+        to_act = game.to_act(state) if to_act is None else to_act
         who = ", ".join(row.seats[s].name + ("" if row.seats[s].user_id is None
                                              else f" (<@{row.seats[s].user_id}>)")
                         for s in to_act)
