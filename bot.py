@@ -102,6 +102,15 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
     return 0 if guild_id is None else (guild_id >> 22) % shard_count
 
 
+async def prepare_database(target: str) -> None:
+    """Open the database once before connecting to Discord: an older schema is migrated, and one
+    this code cannot run on (newer, or tables missing) raises :class:`db.SchemaMismatch`."""
+    from db import Database
+
+    db = await Database(target).open()
+    await db.close()
+
+
 def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
              shard_count: int | None = None, shard_ids: list[int] | None = None):
     import discord
@@ -213,6 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     except BadSetting as bad:
         print(bad, file=sys.stderr)
         return 2
+    from db import SchemaMismatch
+
+    try:
+        asyncio.run(prepare_database(db_path))
+    except SchemaMismatch as refused:
+        print(f"Stolik cannot start: {refused}", file=sys.stderr)
+        return 1
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
     from session import workers
 
@@ -225,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         logging.info("running shards %s of %d", shard_ids, shard_count)
     try:
         bot.run(token, log_handler=None)
+    except SchemaMismatch as refused:  # another process changed the schema since the check
+        print(f"Stolik cannot start: {refused}", file=sys.stderr)
+        return 1
     finally:
         workers.stop_render_processes()
     return 0
