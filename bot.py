@@ -8,6 +8,7 @@ import asyncio
 import gc
 import logging
 import os
+import sqlite3
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -111,6 +112,24 @@ async def prepare_database(target: str) -> None:
     await db.close()
 
 
+def backup(target: str, dest: str) -> int:
+    """``--backup PATH``: copy the SQLite database ``target`` to ``dest`` (see db/backup.py)."""
+    from db.backup import PG_ADVICE, BackupRefused, backup_sqlite
+    from db.database import dialect_of
+
+    if dialect_of(target) == "postgres":
+        print(PG_ADVICE, file=sys.stderr)
+        return 2
+    try:
+        report = backup_sqlite(target, dest)
+    except (BackupRefused, sqlite3.Error, OSError) as failed:
+        print(f"no backup made: {failed}", file=sys.stderr)
+        return 1
+    print(f"backed up {target} (schema {report.schema_version}, {report.pages} pages) "
+          f"to {report.path}")
+    return 0
+
+
 def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
              shard_count: int | None = None, shard_ids: list[int] | None = None):
     import discord
@@ -200,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
     parser.add_argument("--db", default=None, help="a SQLite file or a postgresql:// URL"
                         f" (default: $STOLIK_DB or {DEFAULT_DB})")
+    parser.add_argument("--backup", metavar="PATH", help="write a consistent copy of the SQLite "
+                        "database (the bot may be running) to PATH, then exit")
     args = parser.parse_args(argv)
     load_dotenv()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -210,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return asyncio.run(run_demo(args.demo, players=args.players, variants=args.variants,
                                     seed=args.seed, out=Path(args.out), db_path=args.db))
+
+    if args.backup:
+        return backup(db_path, args.backup)
 
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
