@@ -8,6 +8,7 @@ import asyncio
 import gc
 import logging
 import os
+import sqlite3
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -100,6 +101,33 @@ def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard a guild's events arrive on (Discord's rule); DMs arrive on shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+async def prepare_database(target: str) -> None:
+    """Open the database once before connecting to Discord: an older schema is migrated, and one
+    this code cannot run on (newer, or tables missing) raises :class:`db.SchemaMismatch`."""
+    from db import Database
+
+    db = await Database(target).open()
+    await db.close()
+
+
+def backup(target: str, dest: str) -> int:
+    """``--backup PATH``: copy the SQLite database ``target`` to ``dest`` (see db/backup.py)."""
+    from db.backup import PG_ADVICE, BackupRefused, backup_sqlite
+    from db.database import dialect_of
+
+    if dialect_of(target) == "postgres":
+        print(PG_ADVICE, file=sys.stderr)
+        return 2
+    try:
+        report = backup_sqlite(target, dest)
+    except (BackupRefused, sqlite3.Error, OSError) as failed:
+        print(f"no backup made: {failed}", file=sys.stderr)
+        return 1
+    print(f"backed up {target} (schema {report.schema_version}, {report.pages} pages) "
+          f"to {report.path}")
+    return 0
 
 
 def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
@@ -205,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
     parser.add_argument("--db", default=None, help="a SQLite file or a postgresql:// URL"
                         f" (default: $STOLIK_DB or {DEFAULT_DB})")
+    parser.add_argument("--backup", metavar="PATH", help="write a consistent copy of the SQLite "
+                        "database (the bot may be running) to PATH, then exit")
     args = parser.parse_args(argv)
     load_dotenv()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -215,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return asyncio.run(run_demo(args.demo, players=args.players, variants=args.variants,
                                     seed=args.seed, out=Path(args.out), db_path=args.db))
+
+    if args.backup:
+        return backup(db_path, args.backup)
 
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -227,6 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     except BadSetting as bad:
         print(bad, file=sys.stderr)
         return 2
+    from db import SchemaMismatch
+
+    try:
+        asyncio.run(prepare_database(db_path))
+    except SchemaMismatch as refused:
+        print(f"Stolik cannot start: {refused}", file=sys.stderr)
+        return 1
     point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
     from session import workers
 
@@ -239,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
         logging.info("running shards %s of %d", shard_ids, shard_count)
     try:
         bot.run(token, log_handler=None)
+    except SchemaMismatch as refused:  # another process changed the schema since the check
+        print(f"Stolik cannot start: {refused}", file=sys.stderr)
+        return 1
     finally:
         workers.stop_render_processes()
     return 0

@@ -5,6 +5,7 @@ from db.database import (
     DamagedRow,
     Database,
     IntegrityViolation,
+    SchemaMismatch,
     StaleVersion,
     StoreBusy,
     StoreError,
@@ -15,5 +16,5 @@ from db.migrate import migrate
 from db.postgres import PostgresDatabase
 from db.sqlite import SqliteDatabase
 
-__all__ = ["Database", "DamagedRow", "IntegrityViolation", "PostgresDatabase", "SqliteDatabase",
-           "StaleVersion", "StoreBusy", "StoreError", "migrate"]
+__all__ = ["Database", "DamagedRow", "IntegrityViolation", "PostgresDatabase", "SchemaMismatch",
+           "SqliteDatabase", "StaleVersion", "StoreBusy", "StoreError", "migrate"]

@@ -53,6 +53,11 @@ class StaleVersion(Exception):
     """A version-guarded write found the row already moved on: another writer won."""
 
 
+class SchemaMismatch(Exception):
+    """The database's schema is not one this code can run on (newer than the code, or tables
+    missing): refused when the database is opened, before anything reads or writes it."""
+
+
 class Tx:
     """Statements inside one open transaction (from :meth:`Database.transaction`)."""
 
@@ -71,6 +76,11 @@ class Tx:
         raise NotImplementedError
 
 
+def dialect_of(target: str | Path) -> str:
+    """"postgres" for a ``postgresql://`` URL, "sqlite" for anything else (a file path)."""
+    return "postgres" if str(target).startswith(("postgresql://", "postgres://")) else "sqlite"
+
+
 class Database:
     """``Database(path)`` for SQLite, ``Database("postgresql://...")`` for PostgreSQL."""
 
@@ -78,9 +88,7 @@ class Database:
 
     def __new__(cls, target: str | Path, **kwargs: Any) -> Database:
         if cls is Database:
-            text = str(target)
-            dialect = "postgres" if text.startswith(("postgresql://", "postgres://")) else "sqlite"
-            cls = _backends[dialect]
+            cls = _backends[dialect_of(target)]
         return super().__new__(cls)
 
     def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT) -> None:

@@ -3,7 +3,9 @@
 ``migrations/NNN_name.sql`` in portable SQL (see ``db/README.md``), applied in order at
 start-up, each with its version bump in one transaction, under a lock so several processes
 may start at once. Each backend's ``migrate()`` calls :func:`apply_sqlite` or
-:func:`apply_postgres` with its own connection or transactions.
+:func:`apply_postgres` with its own connection or transactions; both then check the schema
+(:func:`check_schema`): a database newer than this code, or missing a table the migrations
+create, is refused with :class:`SchemaMismatch` instead of failing later, query by query.
 """
 
 from __future__ import annotations
@@ -11,14 +13,14 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from db.database import Database
+from db.database import Database, SchemaMismatch
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 #: the lock key PostgreSQL migrations run under (any constant; "stolik" in ASCII)
@@ -45,6 +47,45 @@ def migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
 
 def latest_version() -> int:
     return max(version for version, _ in migrations())
+
+
+#: what a migration does to a table: creates it, drops it or renames it
+_TABLE_DDL = re.compile(
+    r"\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<created>\w+)"
+    r"|\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?P<dropped>\w+)"
+    r"|\bALTER\s+TABLE\s+(?P<renamed>\w+)\s+RENAME\s+TO\s+(?P<to>\w+)",
+    re.IGNORECASE)
+
+
+def expected_tables() -> frozenset[str]:
+    """The tables the migrations leave behind (read from their DDL, so a new migration's
+    tables are expected without a list to keep up to date)."""
+    tables: set[str] = set()
+    for _, sql in migrations():
+        for found in _TABLE_DDL.finditer(re.sub(r"--[^\n]*", "", sql)):
+            if found["created"]:
+                tables.add(found["created"].lower())
+            elif found["dropped"]:
+                tables.discard(found["dropped"].lower())
+            else:
+                tables.discard(found["renamed"].lower())
+                tables.add(found["to"].lower())
+    return frozenset(tables)
+
+
+def check_schema(version: int, tables: Iterable[str]) -> None:
+    """Refuse (:class:`SchemaMismatch`) a migrated database this code cannot run on: one at a
+    schema newer than :func:`latest_version` (its rows may mean what this code does not know),
+    or one without a table the migrations create (every query on it would fail)."""
+    latest = latest_version()
+    if version > latest:
+        raise SchemaMismatch(f"the database is at schema {version}, this code knows up to "
+                             f"{latest}: run a newer Stolik")
+    missing = expected_tables() - {name.lower() for name in tables}
+    if missing:
+        raise SchemaMismatch(f"the database is at schema {version} but has no table "
+                             f"{', '.join(sorted(missing))}: restore it from a backup "
+                             "(db/README.md, Backups)")
 
 
 def to_postgres(sql: str) -> str:
@@ -115,6 +156,8 @@ async def apply_sqlite(conn: aiosqlite.Connection, begin: Callable[[float], Awai
             await conn.execute("ROLLBACK")
             raise
         await conn.execute("COMMIT")
+    cursor = await conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    check_schema(current, [row[0] for row in await cursor.fetchall()])
     return current
 
 
@@ -134,4 +177,8 @@ async def apply_postgres(transaction: Callable[[], AbstractAsyncContextManager[A
                 await tx.conn.execute(sql)  # a script: several statements, no parameters
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
                 current = version
+    async with transaction() as tx:
+        rows = await tx.fetchall("SELECT table_name FROM information_schema.tables"
+                                 " WHERE table_schema = current_schema()")
+    check_schema(current, [row[0] for row in rows])
     return current

@@ -17,6 +17,7 @@ from db.database import (
     LOCK_WAIT,
     Database,
     IntegrityViolation,
+    SchemaMismatch,
     StoreBusy,
     StoreError,
     Tx,
@@ -106,6 +107,9 @@ class PostgresDatabase(Database):
         except _pg_errors() as exc:
             await self.close()
             raise _pg_failure(exc) from exc
+        except SchemaMismatch:
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:

@@ -29,6 +29,7 @@ from db.database import (
     LOCK_WAIT,
     Database,
     IntegrityViolation,
+    SchemaMismatch,
     StaleVersion,
     StoreBusy,
     StoreError,
@@ -297,6 +298,9 @@ class SqliteDatabase(Database):
         except sqlite3.Error as exc:
             await self.close()
             raise _sqlite_failure(exc) from exc
+        except SchemaMismatch:
+            await self.close()
+            raise
         return self
 
     async def _journal_to_wal(self) -> None:
