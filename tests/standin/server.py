@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.standin.gateway import Gateway, GatewayConn, GatewaySession
-from tests.standin.limits import GLOBAL_LIMIT, GLOBAL_REACTION, Fault, Faults, RateLimits
+from tests.standin.limits import GLOBAL_LIMIT, GLOBAL_REACTION, Faults, RateLimits
 from tests.standin.model import (
     ACK_DEADLINE,
     APP_COMMAND,
@@ -46,8 +46,8 @@ from tests.standin.routes import Routes
 
 __all__ = [
     "APP_COMMAND", "AUTOCOMPLETE_REQUEST", "COMPONENT", "DEFERRED_MESSAGE", "DEFERRED_UPDATE",
-    "EPHEMERAL", "GLOBAL_REACTION", "MESSAGE", "UPDATE", "Call", "Discord", "Fault",
-    "GatewaySession", "Interaction", "Message", "Snapshot", "now_iso", "shard_of",
+    "EPHEMERAL", "GLOBAL_REACTION", "MESSAGE", "UPDATE", "Call", "Discord", "GatewaySession",
+    "Interaction", "Message", "Snapshot", "now_iso", "shard_of",
 ]
 
 
