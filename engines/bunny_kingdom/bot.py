@@ -16,8 +16,9 @@ a one-pass summary of the fiefs (strength and resources per fief).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engines.base import Game
 from engines.bunny_kingdom.board import fief_index, fiefs
 from engines.bunny_kingdom.data import (
     BASE_RESOURCE,
@@ -36,9 +37,6 @@ from engines.bunny_kingdom.data import (
 )
 from engines.bunny_kingdom.harvest import harvest_fiefs
 from engines.bunny_kingdom.scrolls import effective_kinds, facts, score_kind
-
-if TYPE_CHECKING:
-    from engines.bunny_kingdom.game import BunnyKingdom
 
 State = dict[str, Any]
 
@@ -108,7 +106,7 @@ def card_value(summary: Summary, card: str) -> float:
     return 2.5
 
 
-def choose(game: BunnyKingdom, state: State, seat: int, rng: random.Random,
+def choose(game: Game, state: State, seat: int, rng: random.Random,
            level: str = "normal") -> str:
     legal = game.legal_actions(state, seat)
     phase = state["phase"]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import engines.bunny_kingdom.bot as bot
+import engines.bunny_kingdom.rules as rules
 from engines.base import (
     Game,
     GameMeta,
@@ -29,7 +31,6 @@ from engines.base import (
     rank_by,
     rng_for,
 )
-from engines.bunny_kingdom import rules
 from engines.bunny_kingdom.board import fiefs
 from engines.bunny_kingdom.data import (
     BASIC_RESOURCES,
@@ -348,7 +349,5 @@ class BunnyKingdom(Game):
 
     # --- computer player -----------------------------------------------------------------
     def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
-        from engines.bunny_kingdom.bot import choose
-
-        return choose(self, state, seat, rng, level)
+        return bot.choose(self, state, seat, rng, level)
 

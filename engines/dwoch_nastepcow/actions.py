@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import engines.dwoch_nastepcow.rules as rules
 from engines.base import IllegalAction, MalformedAction, State
-from engines.dwoch_nastepcow import rules
 from engines.dwoch_nastepcow.geometry import is_cell, neighbours8
 from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import own_troop_cells, troop_cells

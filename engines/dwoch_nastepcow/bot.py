@@ -37,8 +37,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import engines.dwoch_nastepcow.actions as actions
+import engines.dwoch_nastepcow.reserve as reserve
+import engines.dwoch_nastepcow.rules as rules
+import engines.dwoch_nastepcow.scoring as scoring
 from engines.base import State
-from engines.dwoch_nastepcow import actions, reserve, rules, scoring
 from engines.dwoch_nastepcow.data import CRAFT_SHOPS
 from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
 from engines.dwoch_nastepcow.reserve import tiles_in_reach

@@ -29,8 +29,9 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from engines.gheos import geometry
-from engines.gheos import rules as R
+import engines.gheos.geometry as geometry
+import engines.gheos.moves as moves
+import engines.gheos.rules as R
 from engines.gheos.data import (
     CHALICE,
     PYRAMID,
@@ -286,13 +287,11 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
 
 def play_turn(state: dict, seat: int, code: str) -> dict:
     """The state after ``code`` and the bot's own choices up to its scoring decision."""
-    from engines.gheos import GAME
-
-    s, _ = GAME.apply(state, seat, code)
+    s, _ = moves.apply(state, seat, code)
     while s["phase"] in ("resolve", "civ") and s["turn"] == seat:
-        legal = GAME.legal_actions(s, seat)
+        legal = moves.legal_actions(s, seat)
         if s["phase"] == "resolve":
-            s, _ = GAME.apply(s, seat, _resolve(s, seat, legal))
+            s, _ = moves.apply(s, seat, _resolve(s, seat, legal))
         else:
             _, s = _best_civ_after(s, seat, legal)  # the state its choice was valued on
     return s
@@ -301,9 +300,7 @@ def play_turn(state: dict, seat: int, code: str) -> dict:
 def determinise(state: dict, seat: int, rng: random.Random) -> dict:
     """A copy of ``state`` in which the tiles ``seat`` cannot see (the bag and the other
     players' hands) are shuffled and dealt again."""
-    from engines.gheos.game import copy_state
-
-    s = copy_state(state)
+    s = moves.copy_state(state)
     others = [o for o in range(s["players"]) if o != seat]
     pool = sorted(s["bag"] + [t for o in others for t in s["hands"][o]])
     rng.shuffle(pool)
@@ -321,14 +318,12 @@ def _reply(state: dict, seat: int, rng: random.Random) -> dict:
     """The position after the next player's reply: its best sampled placement by the quick
     estimate, played to the end of its turn. ``state`` is ``seat``'s turn played out
     (before its scoring decision, which changes nothing on the board)."""
-    from engines.gheos import GAME
-
     if state["phase"] == "over":
         return state
     if state["turn"] == seat:  # skip our scoring decision: the reply is what is looked at
         state = dict(state, turn=(seat + 1) % state["players"], phase="tile", pending=None)
     rival = state["turn"]
-    legal = GAME.legal_actions(state, rival)
+    legal = moves.legal_actions(state, rival)
     if state["phase"] != "tile" or not legal:
         return state
     if len(legal) > REPLY_SAMPLE:
@@ -375,8 +370,6 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
 
 def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict]:
     """``_best_civ``'s choice and the state it leaves (the first of the best, as ``max``)."""
-    from engines.gheos import GAME
-
     tried, cells = [], set()
     for a in legal:
         parts = a.split()
@@ -387,7 +380,7 @@ def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict
         tried.append(a)
     best: tuple[float, str, dict] | None = None
     for a in tried:
-        after = GAME.apply(state, seat, a)[0]
+        after = moves.apply(state, seat, a)[0]
         v = position_value(after, seat)
         if best is None or v > best[0]:
             best = (v, a, after)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.gheos import rules as R
+import engines.gheos.rules as R
 from engines.gheos.data import LANDSCAPE_IDS, is_epoch, tile_from_json
 from engines.gheos.regions import LANDMASS, Land, part_key
 

@@ -25,18 +25,14 @@ The value of a kingdom, beyond its points:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
-from engines.base import State
+from engines.base import Game, State
 
 from . import rules, scoring
 from .data import CASTLE, DOMINOES, EMPTY
 from .geometry import bounding_box, castle_index, neighbours, parse_cell, window
 from .kingdom import terrain_and_crowns
 from .state import grid_of, size_of
-
-if TYPE_CHECKING:
-    from .game import Kingdomino
 
 HOLE = 2.0  # a cell that can never be filled
 GROWTH = 0.5  # a free side of a property, per crown
@@ -130,7 +126,7 @@ def best_placement_gain(terrain: str, crowns: str, size: int, grid: int, variant
                for a, b in placements) - base
 
 
-def choose(game: Kingdomino, state: State, seat: int, rng: random.Random,
+def choose(game: Game, state: State, seat: int, rng: random.Random,
            level: str = "normal") -> str:
     legal = game.legal_actions(state, seat)
     if len(legal) <= 1:
