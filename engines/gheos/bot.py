@@ -440,7 +440,20 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
     lifted = R.lift_kept(ctx.lifted, state, cell) if verb == "replace" else None
     out = R.put_tile(state, verb, cell, tid, int(rot[1]), lifted)
     land = out.land
-    followers = [dict(f) for f in state["followers"]]
+    alive = _after_wars(land, out, _survivors(land, out), state["followers"][seat])
+    followers = [{c: n for c, n in f.items() if c in alive} for f in state["followers"]]
+    value = _worth(alive, followers, seat, ctx)
+    if out.costs_follower and followers[seat]:
+        value -= _cheapest_payment(alive, followers[seat], ctx.weights[seat], ctx.growth)
+    temple = _temple_now(state, tid, cell, land, alive)
+    if temple is not None:
+        value += temple
+    return value + FOUND_WEIGHT * _best_found(land, alive, ctx.found, ctx.weights[seat])
+
+
+def _survivors(land: Land, out: R.Outcome) -> dict[str, Region]:
+    """The continent of each civilization after a placement: where it stays, or where a
+    split one migrates (the continent that pays most; an island is not one)."""
     alive: dict[str, Region] = {c: land.region(rid) for c, rid in out.stays.items()}
     for c, rids in out.migrations.items():
         dests = R.migration_destinations(land, rids)
@@ -448,11 +461,17 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
         regs = [r for r in regs if r.kind == CONTINENT]
         if regs:
             alive[c] = max(regs, key=lambda r: r.counts[CHALICE] + r.counts[PYRAMID])
-    # wars: the most swords on the old part wins; on a tie the bot picks its favourite
+    return alive
+
+
+def _after_wars(land: Land, out: R.Outcome, alive: dict[str, Region],
+                mine: dict[str, int]) -> dict[str, Region]:
+    """``alive`` without the losers of the wars: the most swords on the old part wins; on a
+    tie the bot picks its favourite (the civilization it holds most followers of)."""
     by_region: dict[int, list[str]] = {}
     for c, r in alive.items():
         by_region.setdefault(r.id, []).append(c)
-    mine = state["followers"][seat]
+    losers: set[str] = set()
     for rid, civs in by_region.items():
         if len(civs) < 2:
             continue
@@ -462,44 +481,50 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
         top = max(swords.values())
         tied = [c for c in stayers if swords[c] == top]
         winner = max(tied, key=lambda c: mine.get(c, 0))
-        for c in civs:
-            if c != winner:
-                del alive[c]
-    for held in followers:
-        for c in list(held):
-            if c not in alive:
-                del held[c]
-    value = _worth(alive, followers, seat, ctx)
-    if out.costs_follower:
-        held = followers[seat]
-        if held:
-            vals = {c: _civ_value(alive[c], ctx.weights[seat], ctx.growth) for c in held}
-            cheapest = min(held, key=lambda c: vals[c])
-            value -= vals[cheapest] + 0.5
-    # a temple pays now
+        losers.update(c for c in civs if c != winner)
+    return {c: r for c, r in alive.items() if c not in losers}
+
+
+def _cheapest_payment(alive: dict[str, Region], held: dict[str, int],
+                      weights: tuple[float, float], growth: tuple[float, float]) -> float:
+    """What paying for a war or migration costs: the follower worth least, and a little."""
+    vals = {c: _civ_value(alive[c], weights, growth) for c in held}
+    cheapest = min(held, key=lambda c: vals[c])
+    return vals[cheapest] + 0.5
+
+
+def _temple_now(state: dict, tid: str, cell: str, land: Land,
+                alive: dict[str, Region]) -> int | None:
+    """What a temple on the placed tile pays now (None: no temple)."""
     t = tile(state, tid)
-    if t.temple is not None:
-        idx, kind = t.temple
-        region = land.region_of(part_key(cell, idx))
-        if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
-            value += region.counts[TEMPLES[kind]]
-    # room to found a civilization next step
+    if t.temple is None:
+        return None
+    idx, kind = t.temple
+    region = land.region_of(part_key(cell, idx))
+    if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
+        return region.counts[TEMPLES[kind]]
+    return None
+
+
+def _best_found(land: Land, alive: dict[str, Region], found: list[tuple[float, int]],
+                weights: tuple[float, float]) -> float:
+    """The room to found a civilization next step: the best uninhabited continent."""
     taken = {r.id for r in alive.values()}
     best_found = 0.0
     if len(alive) < len(R.CIVILIZATIONS):
         # the continents the placement left alone were valued before it (best first);
         # those it changed or made are valued here
         changed = land.changed_regions()
-        for v, rid in ctx.found:
+        for v, rid in found:
             if rid not in taken and rid not in changed:
                 best_found = max(best_found, v)
                 break
-        wc, wp = ctx.weights[seat]
+        wc, wp = weights
         for rid in changed:
             r = land.region(rid)
             if r.kind == CONTINENT and rid not in taken:
                 best_found = max(best_found, _found_value(r, wc, wp))
-    return value + FOUND_WEIGHT * best_found
+    return best_found
 
 
 def _resolve(state: dict, seat: int, legal: list[str]) -> str:
