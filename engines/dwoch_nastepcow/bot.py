@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, NamedTuple
 
 import engines.dwoch_nastepcow.actions as actions
 import engines.dwoch_nastepcow.reserve as reserve
@@ -173,75 +174,118 @@ def _to_come(state: State) -> list[str]:
             + [t for h in state["hands"] for t in h])
 
 
-def _promise(state: State, seat: int) -> float:
-    if state["phase"] == "over":
-        return 0.0
-    land, tiles = state["landscape"], state["tiles"]
-    rival = opponent(seat)
-    out = 0.0
+class _Outlook(NamedTuple):
+    """The tiles still to come, as the promises of the buildings on the board count them."""
+
+    to_come: list[str]
+    by_colour: Counter[str]
+    later: float  # how much of the game is left
+    #: per colour-counting building, the tiles of its colour it may still count
+    growth: dict[str, float]
+    producers: Counter[str]  # producers still to come, of which the bot may build its share
+    posts_to_come: Counter[str]  # producers the trading posts still to come count
+
+
+def _outlook(state: State) -> _Outlook:
+    tiles = state["tiles"]
     to_come = _to_come(state)
     # buildings that count every building of a colour grow with the game: a share of the
     # tiles of that colour still to come
     by_colour = Counter(tiles[t]["colour"] for t in to_come)
-    later = min(1.0, len(to_come) / TILES_LATE)  # how much of the game is left
+    later = min(1.0, len(to_come) / TILES_LATE)
     share = GROWTH_END + GROWTH_RISE * later
     growth = {b: share * by_colour[c] for b, c in COUNTER_COLOUR.items()}
-    # producers still to come, of which the bot may build its share
     producers = Counter(tiles[t]["building"] for t in to_come)
     posts_to_come = Counter(p for t in to_come if tiles[t]["building"] == "trading_post"
                             for p in tiles[t]["counts"])
+    return _Outlook(to_come, by_colour, later, growth, producers, posts_to_come)
+
+
+def _promise(state: State, seat: int) -> float:
+    if state["phase"] == "over":
+        return 0.0
+    land, tiles = state["landscape"], state["tiles"]
+    outlook = _outlook(state)
+    out = 0.0
     own_shops: set[str] = set()
     for cell, spot in land.items():
         if spot["face"] != "up" or spot["owner"] != seat:
             continue
         record = tiles[spot["tile"]]
-        building = record["building"]
-        if building in CRAFT_SHOPS:
-            own_shops.add(building)
-            hope = 0.0
-            for direction, colour in record["layout"].items():
-                there = land.get(step(cell, facing(direction, seat)))
-                if there is None:
-                    hope += CRAFT_FREE
-                elif tiles[there["tile"]]["colour"] == colour:
-                    hope += CRAFT_RIGHT
-                else:
-                    hope = -1.0  # a wrong colour never changes: the shop is dead
-                    break
-            if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
-                out += hope
-        elif building in REGION_BUILDINGS:
-            colour = REGION_BUILDINGS[building]
-            share = 3 * by_colour[colour] / max(1, len(to_come))  # 1 when a third is this colour
-            out += (REGION_FILL * later * share * _region_edge(state, cell, colour)
-                    * (2 if _doubled(state, seat, cell) else 1))
-        elif building in COLOUR_COUNTERS:
-            out += growth[building] * (2 if _doubled(state, seat, cell) else 1)
-        elif building in ("inn", "market"):
-            if building == "inn":
-                ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
-                free = sum(1 for w in ways for d in range(1, 4) if step(cell, w, d) not in land)
-            else:
-                free = sum(1 for n in neighbours4(cell) if n not in land)
-            out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
-        elif building == "trading_post":
-            out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
-                    * (2 if _doubled(state, seat, cell) else 1))
-        elif building in rules.PRODUCERS:
-            out += 3 * POST_SHARE * posts_to_come[building]
-        elif building == "siege_tower":
-            out += SIEGE_THREAT * sum(
-                1 for n in neighbours4(cell)
-                if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
+        if record["building"] in CRAFT_SHOPS:
+            own_shops.add(record["building"])
+        promise = _building_promise(state, seat, cell, record, outlook)
+        if promise is not None:
+            out += promise
     # a troop in the royal reserve widens the reach (choice of tile, resources) while the
     # game lasts; near the end the troops are worth more doubling buildings
-    out += RESERVE_TROOP * later * sum(1 for t in state["troops"][seat] if t["at"] is None)
+    out += RESERVE_TROOP * outlook.later * sum(
+        1 for t in state["troops"][seat] if t["at"] is None)
     for spot in land.values():
         if spot["face"] == "up" and spot["owner"] == seat:
             record = tiles[spot["tile"]]
             if record["building"] == "guild" and record["boosts"] not in own_shops:
                 out += GUILD_HOPE
     return out
+
+
+def _building_promise(state: State, seat: int, cell: str, record: dict[str, Any],
+                      outlook: _Outlook) -> float | None:
+    """What the seat's building at ``cell`` may still score (None: nothing to hope for)."""
+    building = record["building"]
+    if building in CRAFT_SHOPS:
+        hope = _craft_hope(state, seat, cell, record)
+        return hope if 0 < hope < 2 * CRAFT_RIGHT else None  # not yet scoring, still possible
+    if building in REGION_BUILDINGS:
+        colour = REGION_BUILDINGS[building]
+        share = 3 * outlook.by_colour[colour] / max(1, len(outlook.to_come))  # 1: a third
+        return (REGION_FILL * outlook.later * share * _region_edge(state, cell, colour)
+                * _times(state, seat, cell))
+    if building in COLOUR_COUNTERS:
+        return outlook.growth[building] * _times(state, seat, cell)
+    if building in ("inn", "market"):
+        return FILL * outlook.later * _free_to_fill(state, cell, record) * _times(state, seat, cell)
+    if building == "trading_post":
+        return (3 * PRODUCER_SHARE * sum(outlook.producers[p] for p in record["counts"])
+                * _times(state, seat, cell))
+    if building in rules.PRODUCERS:
+        return 3 * POST_SHARE * outlook.posts_to_come[building]
+    if building == "siege_tower":
+        land, rival = state["landscape"], opponent(seat)
+        return SIEGE_THREAT * sum(
+            1 for n in neighbours4(cell)
+            if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
+    return None
+
+
+def _craft_hope(state: State, seat: int, cell: str, record: dict[str, Any]) -> float:
+    """A craft shop's hope: each neighbour of its layout still free or already right; -1
+    once one is wrong (a wrong colour never changes: the shop is dead)."""
+    land, tiles = state["landscape"], state["tiles"]
+    hope = 0.0
+    for direction, colour in record["layout"].items():
+        there = land.get(step(cell, facing(direction, seat)))
+        if there is None:
+            hope += CRAFT_FREE
+        elif tiles[there["tile"]]["colour"] == colour:
+            hope += CRAFT_RIGHT
+        else:
+            return -1.0
+    return hope
+
+
+def _free_to_fill(state: State, cell: str, record: dict[str, Any]) -> int:
+    """Free cells an Inn (three along its axis each way) or a Market (its four sides) counts."""
+    land = state["landscape"]
+    if record["building"] == "inn":
+        ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
+        return sum(1 for w in ways for d in range(1, 4) if step(cell, w, d) not in land)
+    return sum(1 for n in neighbours4(cell) if n not in land)
+
+
+def _times(state: State, seat: int, cell: str) -> int:
+    """2 for a building the seat's troop doubles, else 1."""
+    return 2 if _doubled(state, seat, cell) else 1
 
 
 def _region_edge(state: State, cell: str, colour: str) -> int:
