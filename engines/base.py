@@ -17,9 +17,11 @@ parameters; ``text/locales/*.json`` holds the words.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +39,20 @@ MAX_ACTION_CODE = 60
 class GameError(ValueError):
     """A move or input that breaks a rule. ``key`` is a translation key, ``params`` its values.
 
-    ``str(error)`` is an English fallback so logs and tests stay readable.
+    ``str(error)`` is an English fallback so logs and tests stay readable; an error raised by
+    :meth:`Game.apply` also carries the position it was raised in (``position``, the
+    :meth:`Game.notation`), as python-chess's errors carry the FEN, so a report reproduces.
     """
 
     def __init__(self, key: str, message: str = "", **params: Any) -> None:
         self.key = key
         self.params = params
+        self.position: str | None = None
         super().__init__(message or key)
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return text if self.position is None else f"{text} in position:\n{self.position}"
 
 
 class MalformedAction(GameError):
@@ -99,6 +108,12 @@ class Game(ABC):
 
     meta: GameMeta
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An engine's ``apply`` is wrapped so that its errors carry the position (below)."""
+        super().__init_subclass__(**kwargs)
+        if "apply" in cls.__dict__:
+            cls.apply = _noting_position(cls.__dict__["apply"])  # type: ignore[method-assign,assignment]
+
     # --- setup -------------------------------------------------------------------------
     @abstractmethod
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
@@ -121,9 +136,10 @@ class Game(ABC):
         """The state after ``seat`` plays ``action`` and the public events it caused.
 
         Raises :class:`NotYourTurn`, :class:`MalformedAction` or :class:`IllegalAction`
-        (naming the broken rule) and leaves ``state`` untouched. An event is a dict with
-        a ``"key"`` (translation key) and parameters; an event with ``"private_to": seat``
-        is for that seat only and never shown in the channel.
+        (naming the broken rule) and leaves ``state`` untouched; the base class fills in the
+        error's ``position``. An event is a dict with a ``"key"`` (translation key) and
+        parameters; an event with ``"private_to": seat`` is for that seat only and never shown
+        in the channel.
         """
 
     # --- what a seat may see --------------------------------------------------------------
@@ -172,6 +188,30 @@ class Game(ABC):
     # --- helpers shared by engines ------------------------------------------------------
     def totals(self, state: State) -> list[int]:
         return [sum(line.points for line in lines) for lines in self.scores(state)]
+
+
+def _noting_position(apply: Callable[[Game, State, int, str], tuple[State, list[Event]]]
+                     ) -> Callable[[Game, State, int, str], tuple[State, list[Event]]]:
+    """``apply`` whose :class:`GameError` carries the notation of the position it was raised
+    in (kept when an inner ``apply`` set it already)."""
+
+    @functools.wraps(apply)
+    def noting(self: Game, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        try:
+            return apply(self, state, seat, action)
+        except GameError as error:
+            if error.position is None:
+                error.position = _position_of(self, state)
+            raise
+
+    return noting
+
+
+def _position_of(game: Game, state: State) -> str | None:
+    try:
+        return game.notation(state)
+    except Exception:  # a state that cannot be written must not hide the rule it broke
+        return None
 
 
 def rank_by(keys: list[Any]) -> list[list[int]]:

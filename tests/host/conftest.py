@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import engines
 from db import Database
 from session.service import Sessions
 from tests.host import toy
@@ -18,6 +19,13 @@ class FakeClock:
 
     def advance(self, **kwargs) -> None:
         self.now += timedelta(**kwargs)
+
+
+@pytest.fixture(autouse=True)
+def forget_the_toy():
+    """Unregister the toy game after a test that installed it (``toy.install``)."""
+    yield
+    engines.unregister("toy")
 
 
 @pytest.fixture
