@@ -20,8 +20,10 @@ from engines.base import MAX_ACTION_CODE, BadOptions, Game, GameError, State
 SEEDS = (11, 12, 13)
 #: every how many steps the costlier checks (every legal action, every view) run
 EVERY = 3
-#: a notation a person can read: a few lines, none too long to take in
-MAX_LINES = 24
+#: a notation a person can read: lines, none too long to take in. The most is Bunny Kingdom's
+#: (57 at the end of a 4-player game: ten board rows, the deck, up to eight lines a seat and a
+#: line per seat and harvest); Kingdomino, Gheos and Dwóch następców stay within 25
+MAX_LINES = 64
 MAX_LINE = 200
 
 
