@@ -72,7 +72,7 @@ async def test_in_production_a_failing_bot_is_logged_and_the_game_goes_on(
         return "pick 99"
 
     patch_bot(monkeypatch, bot)
-    monkeypatch.setattr(computer, "STRICT", False)
+    monkeypatch.setattr(sessions, "strict_bots", False)
     await lobby(sessions, players=2)
     with caplog.at_level(logging.ERROR, logger="session.computer"):
         out = await sessions.join(CH, None, "Bot")
