@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import discord
 import pytest
 from discord import app_commands
@@ -59,6 +61,34 @@ async def test_setup_hook_loads_cogs_and_persistent_components(tmp_path, monkeyp
         dynamic = client._connection._view_store._dynamic_items
         assert len(dynamic) == 2
     finally:
+        await client.db.close()
+
+
+async def test_each_setting_reaches_its_part_through_its_constructor(tmp_path, monkeypatch):
+    """The values bot.py hands over: what each part did with os.environ before, unchanged."""
+    (tmp_path / "clock").write_text("3600")
+    loaded = settings.load({"STOLIK_DB": str(tmp_path / "b.sqlite3"), "STOLIK_STATE_CACHE": "7",
+                            "STOLIK_STRICT_BOTS": "1", "STOLIK_GLOBAL_LIMIT": "10",
+                            "STOLIK_IDLE_DAYS": "2", "STOLIK_CLOCK_FILE": str(tmp_path / "clock"),
+                            "STOLIK_LOOP_LAG_LOG": str(tmp_path / "lag.txt")})
+    assert loaded.problems == []
+    client = bot.make_bot(loaded.settings)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    monkeypatch.setattr(client.tree, "sync", no_sync)
+    await client.setup_hook()
+    try:
+        sessions = client.sessions
+        assert (sessions.state_cache_size, sessions.strict_bots) == (7, True)
+        assert sessions.idle_after.days == 2
+        ahead = sessions.clock() - datetime.now(UTC)
+        assert timedelta(minutes=59) < ahead < timedelta(minutes=61)
+        assert client.host.pace.interval == pytest.approx(1 / 8)  # four fifths of 10 a second
+        assert client.loop_lag.log_path == tmp_path / "lag.txt"
+    finally:
+        await client.loop_lag.stop()
         await client.db.close()
 
 
