@@ -10,12 +10,15 @@ import logging
 import os
 import sqlite3
 import sys
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import settings
+from settings import Loaded, Settings
+
 EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
-DEFAULT_DB = "stolik.sqlite3"
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
@@ -47,55 +50,6 @@ def point_at_discord(api_base: str | None) -> None:
     discord.http.Route.BASE = f"{base}/api/v10"
     ws = base.replace("http://", "ws://").replace("https://", "wss://")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
-
-
-def render_workers() -> int:
-    """``STOLIK_RENDER_WORKERS``: processes that draw the images (default one per core, at most
-    two; 0 draws in a thread of the bot's own process)."""
-    value = os.environ.get("STOLIK_RENDER_WORKERS", "").strip()
-    return int(value) if value else min(2, os.cpu_count() or 1)
-
-
-class BadSetting(ValueError):
-    """A setting that cannot be used; the message says which and why."""
-
-
-def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | None, list[int] | None]:
-    """``STOLIK_SHARD_COUNT`` and ``STOLIK_SHARD_IDS`` -> (shard_count, shard_ids).
-
-    Neither set: (None, None), one process with every shard Discord recommends. A count alone:
-    this process runs all of them. Ids (``0,1`` or ``0-3``, or both mixed) need a count: this
-    process runs those shards and other processes run the rest (each guild's events arrive on
-    shard ``(guild_id >> 22) % count``, DMs on shard 0).
-    """
-    count_text, ids_text = (count_text or "").strip(), (ids_text or "").strip()
-    if not count_text:
-        if ids_text:
-            raise BadSetting("STOLIK_SHARD_IDS needs STOLIK_SHARD_COUNT (the total over all processes)")
-        return None, None
-    try:
-        count = int(count_text)
-    except ValueError:
-        raise BadSetting(f"STOLIK_SHARD_COUNT must be a whole number, not {count_text!r}") from None
-    if count < 1:
-        raise BadSetting(f"STOLIK_SHARD_COUNT must be at least 1, not {count}")
-    if not ids_text:
-        return count, None
-    ids: set[int] = set()
-    for part in ids_text.split(","):
-        first, dash, last = part.strip().partition("-")
-        try:
-            span = range(int(first), int(last) + 1) if dash else range(int(first), int(first) + 1)
-        except ValueError:
-            raise BadSetting(f"STOLIK_SHARD_IDS: {part.strip()!r} is not a shard id or a range a-b") from None
-        if not span:
-            raise BadSetting(f"STOLIK_SHARD_IDS: the range {part.strip()!r} is empty")
-        for shard_id in span:
-            if not 0 <= shard_id < count:
-                raise BadSetting(f"STOLIK_SHARD_IDS: shard {shard_id} is outside 0-{count - 1} "
-                                 f"(STOLIK_SHARD_COUNT={count})")
-            ids.add(shard_id)
-    return count, sorted(ids)
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
@@ -130,8 +84,8 @@ def backup(target: str, dest: str) -> int:
     return 0
 
 
-def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
-             shard_count: int | None = None, shard_ids: list[int] | None = None):
+def make_bot(config: Settings):
+    """The bot, its parts built from ``config`` when it starts (``setup_hook``)."""
     import discord
     from discord.ext import commands
 
@@ -140,14 +94,14 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.hands import Hands
     from cogs.host import Host
     from cogs.looplag import LoopLag
-    from cogs.pace import GlobalPace, limit_from_env
+    from cogs.pace import GlobalPace
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
     from session.posts import Posts
     from session.rooms import compose
     from session.service import Sessions
-    from session.testclock import clock_from_env
+    from session.testclock import clock_from_file
 
     class StolikBot(commands.AutoShardedBot):
         def owns(self, guild_id: int | None) -> bool:
@@ -159,14 +113,16 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             return shard_of(guild_id, self.shard_count) in self.shard_ids
 
         async def setup_hook(self) -> None:
-            self.loop_lag = LoopLag.from_env()
+            lag_log = config.loop_lag_log
+            self.loop_lag = LoopLag(log_path=Path(lag_log) if lag_log else None)
             self.loop_lag.start()
-            self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
-                                     clock=clock_from_env())
+            self.db = await Database(config.db, **database_options(config)).open()
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=config.idle_days),
+                                     clock=clock_from_file(config.clock_file),
+                                     state_cache=config.state_cache, strict_bots=config.strict_bots)
             self.rooms = compose(self.sessions, owns=self.owns)
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
-            pace = GlobalPace(limit_from_env())
+            pace = GlobalPace(config.global_limit)
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
@@ -182,8 +138,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             self.tree.error(on_command_error)  # every command answers, whatever goes wrong
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
-            if shard_ids is not None and 0 not in shard_ids:
+            if config.shard_ids is not None and 0 not in config.shard_ids:
                 return  # the commands are one set for the whole bot: shard 0's process syncs
+            sync_guild = config.guild
             guild = discord.Object(sync_guild) if sync_guild else None
             if guild:
                 self.tree.copy_global_to(guild=guild)
@@ -217,11 +174,33 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
 
     # nothing pings unless a message says so (turn starts, reminders: see cogs/board.py and cogs/host.py)
     # unset: every shard in this process (discord.py asks Discord for the count)
-    shards: dict[str, Any] = {"shard_count": shard_count}
-    if shard_ids is not None:
-        shards["shard_ids"] = shard_ids
+    shards: dict[str, Any] = {"shard_count": config.shard_count}
+    if config.shard_ids is not None:
+        shards["shard_ids"] = config.shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                      allowed_mentions=discord.AllowedMentions.none(), **shards)
+
+
+def database_options(config: Settings) -> dict[str, Any]:
+    """What the database backend takes from the settings (the pool is PostgreSQL's)."""
+    if config.db.startswith(("postgresql://", "postgres://")):
+        return {"pool_size": config.db_pool}
+    return {}
+
+
+def check_config(loaded: Loaded) -> int:
+    """``--check-config``: the effective settings (secrets masked) on stdout; every bad value
+    and unknown variable on stderr; 0 when the bot could start with them, else 2."""
+    problems = list(loaded.problems)
+    if not loaded.settings.token:
+        problems.append("DISCORD_TOKEN: not set (the bot's token from "
+                        "https://discord.com/developers/applications)")
+    print(settings.describe(loaded.settings))
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for problem in problems:
+        print(f"bad setting: {problem}", file=sys.stderr)
+    return 2 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,53 +211,65 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="demo: seed for a repeatable game")
     parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
     parser.add_argument("--db", default=None, help="a SQLite file or a postgresql:// URL"
-                        f" (default: $STOLIK_DB or {DEFAULT_DB})")
+                        " (default: $STOLIK_DB or stolik.sqlite3)")
+    parser.add_argument("--check-config", action="store_true",
+                        help="print the effective settings (secrets masked) and exit; "
+                        "non-zero when a setting is bad")
+    parser.add_argument("--settings-table", action="store_true",
+                        help="print the settings as the README's Markdown table and exit")
     parser.add_argument("--backup", metavar="PATH", help="write a consistent copy of the SQLite "
                         "database (the bot may be running) to PATH, then exit")
     args = parser.parse_args(argv)
+    if args.settings_table:
+        print(settings.markdown_table())
+        return 0
     load_dotenv()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    db_path = args.db or os.environ.get("STOLIK_DB") or DEFAULT_DB
+    loaded = settings.load(os.environ)
+    if args.db:
+        loaded = replace(loaded, settings=replace(loaded.settings, db=args.db))
+    if args.check_config:
+        return check_config(loaded)
+    config = loaded.settings
+    from session import logs
+
+    logs.configure(config.log_format, config.log_level)
+    for warning in loaded.warnings:
+        logging.warning(warning)
 
     if args.demo:
         from session.demo import run_demo
 
         return asyncio.run(run_demo(args.demo, players=args.players, variants=args.variants,
-                                    seed=args.seed, out=Path(args.out), db_path=args.db))
+                                    seed=args.seed, out=Path(args.out), db_path=args.db,
+                                    strict_bots=config.strict_bots))
 
     if args.backup:
-        return backup(db_path, args.backup)
+        return backup(config.db, args.backup)
 
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
+    if not config.token:
         print("Set DISCORD_TOKEN (in the environment or a .env file) to your bot's token "
               "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
         return 2
-    try:
-        shard_count, shard_ids = shard_settings(os.environ.get("STOLIK_SHARD_COUNT"),
-                                                os.environ.get("STOLIK_SHARD_IDS"))
-    except BadSetting as bad:
-        print(bad, file=sys.stderr)
+    if loaded.problems:
+        for problem in loaded.problems:
+            print(problem, file=sys.stderr)
         return 2
     from db import SchemaMismatch
 
     try:
-        asyncio.run(prepare_database(db_path))
+        asyncio.run(prepare_database(config.db))
     except SchemaMismatch as refused:
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1
-    point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
+    point_at_discord(config.discord_api)
     from session import workers
 
-    workers.use_render_processes(render_workers())
-    guild = os.environ.get("STOLIK_GUILD")
-    idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
-    bot = make_bot(db_path, int(guild) if guild else None, idle_days,
-                   shard_count=shard_count, shard_ids=shard_ids)
-    if shard_ids is not None:
-        logging.info("running shards %s of %d", shard_ids, shard_count)
+    workers.use_render_processes(config.render_workers)
+    bot = make_bot(config)
+    if config.shard_ids is not None:
+        logging.info("running shards %s of %d", config.shard_ids, config.shard_count)
     try:
-        bot.run(token, log_handler=None)
+        bot.run(config.token, log_handler=None)
     except SchemaMismatch as refused:  # another process changed the schema since the check
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1

@@ -21,7 +21,7 @@ from cogs.adapters import (
 )
 from cogs.board import Board
 from cogs.host import Host
-from session import ids, present
+from session import ids, logs, present
 from session.errors import GameError, StoreError
 from session.present import MessageSpec
 from session.service import SessionError
@@ -50,6 +50,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
+    logs.start(session_id=parsed and parsed.session_id, guild_id=interaction.guild_id)
     handler = HANDLERS.get(parsed.kind) if parsed is not None else None
     if parsed is None or handler is None:
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))

@@ -6,7 +6,7 @@ driver) or simply too much work shows up here first. The watch wakes every ``int
 seconds and records how late it woke. Once a minute, if the worst lag passed ``warn_after``,
 it logs a warning with the minute's median, 99th percentile and worst lag.
 
-``STOLIK_LOOP_LAG_LOG`` (a file path) also appends every sample as ``<monotonic seconds>
+``log_path`` (``STOLIK_LOOP_LAG_LOG``, passed by bot.py) also appends every sample as ``<monotonic seconds>
 <lag ms>`` lines, once a second, for benchmarks (bench/bench_load.py reads them; on Linux
 ``time.monotonic`` is one clock for every process).
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import statistics
 from pathlib import Path
 
@@ -41,11 +40,6 @@ class LoopLag:
         self.worst = 0.0  # since start
         self._unwritten: list[str] = []
         self._task: asyncio.Task | None = None
-
-    @classmethod
-    def from_env(cls) -> LoopLag:
-        path = os.environ.get("STOLIK_LOOP_LAG_LOG", "").strip()
-        return cls(log_path=Path(path) if path else None)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="loop-lag")

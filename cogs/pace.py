@@ -11,7 +11,6 @@ process first, spaced so that no second holds more than the limit.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable
 
@@ -19,15 +18,11 @@ from collections.abc import Callable
 DISCORD_GLOBAL_LIMIT = 50
 
 
-def limit_from_env() -> int:
-    """``STOLIK_GLOBAL_LIMIT``: the share of Discord's 50 a second this process may use (with
-    several bot processes on one token, split it between them)."""
-    return int(os.environ.get("STOLIK_GLOBAL_LIMIT", DISCORD_GLOBAL_LIMIT))
-
-
 class GlobalPace:
     """A token bucket: a burst of a fifth of ``limit`` at once, then four fifths of it a second,
-    so that no one-second window holds more than ``limit`` calls. No lock: a caller reserves
+    so that no one-second window holds more than ``limit`` calls. ``limit`` is this process's
+    share of Discord's 50 a second (``STOLIK_GLOBAL_LIMIT``: split it between several bot
+    processes on one token). No lock: a caller reserves
     its slot before it awaits anything."""
 
     def __init__(self, limit: int = DISCORD_GLOBAL_LIMIT,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import os
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -25,7 +24,7 @@ from db import timers as timer_sql
 from db.database import Database, StaleVersion
 from db.store import ChannelBusy, SessionRow, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
-from session import computer
+from session import computer, logs
 from session.clocks import Pace, Quiet, parse_pace
 from session.errors import SessionError, tells_store_failures
 from session.standings import Standings
@@ -41,7 +40,7 @@ ARCHIVE_AFTER_WARNING = timedelta(days=7)
 DM_RETRY_AFTER = timedelta(hours=6)
 #: engine states kept in memory (least recently used first out); a game not in the cache is
 #: read from its row, so an idle game costs no memory
-STATE_CACHE_SIZE = int(os.environ.get("STOLIK_STATE_CACHE", "256"))
+STATE_CACHE_SIZE = 256
 
 def parse_variants(text: str | None) -> list[str]:
     """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
@@ -96,7 +95,11 @@ class Sessions:
         clock: Callable[[], datetime] = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         idle_after: timedelta = IDLE_WARNING_AFTER,
+        state_cache: int = STATE_CACHE_SIZE,
+        strict_bots: bool = False,
     ) -> None:
+        """``strict_bots``: a failing computer player raises (the tests) instead of a seeded
+        fallback move being played (production); see session/computer.py."""
         self.idle_after = idle_after
         self.db = db
         self.store = Store(db)
@@ -107,7 +110,8 @@ class Sessions:
         # session id -> (version, state); the version makes a state cached by this process
         # useless, never wrong, once another process moved the game on
         self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()
-        self.state_cache_size = STATE_CACHE_SIZE
+        self.state_cache_size = state_cache
+        self.strict_bots = strict_bots
 
     def now(self) -> str:
         """The current time as stored (ISO, UTC)."""
@@ -140,6 +144,7 @@ class Sessions:
         row = await self.store.get(session_id)
         if row is None:
             raise SessionError("error.no_such_session", f"no session {session_id}", id=session_id)
+        logs.bind_row(row)  # this task's lines from here on name the game (session/logs.py)
         return row
 
     @tells_store_failures
@@ -147,6 +152,7 @@ class Sessions:
         row = await self.store.open_in_channel(channel_id)
         if row is None:
             raise SessionError("error.no_game_here", "no game in this channel")
+        logs.bind_row(row)
         return row
 
     @tells_store_failures
@@ -391,6 +397,7 @@ class Sessions:
         self.note_private_changes(outcome, game, state, new_state)
         outcome.board_changed = True
         outcome.session = await self.session(row.id)
+        log.debug("%s by seat %s accepted (version %s)", kind, seat, outcome.session.version)
         if outcome.session.status == "active":
             self.remember_state(row.id, outcome.session.version, new_state)
         else:  # a finished game is read rarely: its state leaves memory
@@ -426,7 +433,7 @@ class Sessions:
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
             code = await computer.move(row.game_id, state, seat, f"{row.seed}/bot/{row.version}",
-                                       row.seats[seat].level)
+                                       row.seats[seat].level, strict=self.strict_bots)
             await self.apply_move(outcome, seat, None, code, kind="computer")
         return outcome
 

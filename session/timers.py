@@ -21,6 +21,7 @@ from db import timers as timer_sql
 from db.database import StoreBusy, StoreError
 from db.store import SessionRow
 from engines.base import GameError
+from session import logs
 from session.absence import Absence
 from session.clocks import spent
 from session.service import ARCHIVE_AFTER_WARNING, Sessions
@@ -70,20 +71,22 @@ class Timers:
         events: list[TimerEvent] = []
         self.left_to_owner = False
         for timer in await self.store.due_timers(now):
-            overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
-            if overdue < OWNER_GRACE and not self.owns(await self._guild_of(timer["session_id"])):
-                # another process's shard: its dispatcher fires it, unless that process seems
-                # down (the claim keeps a timer from firing twice either way)
-                self.left_to_owner = True
-                continue
-            try:
-                event = await self._claim_and_fire(timer, now)
-            except GameError as exc:  # one game's failure (storage, a damaged row) is its own
-                log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
-                          exc)
-                continue
-            if event is not None:
-                events.append(event)
+            # each timer is its own piece of work: its lines name its game (session/logs.py)
+            with logs.scope(session_id=timer["session_id"]):
+                overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
+                if overdue < OWNER_GRACE and not self.owns(await self._guild_of(timer["session_id"])):
+                    # another process's shard: its dispatcher fires it, unless that process seems
+                    # down (the claim keeps a timer from firing twice either way)
+                    self.left_to_owner = True
+                    continue
+                try:
+                    event = await self._claim_and_fire(timer, now)
+                except GameError as exc:  # one game's failure (storage, a damaged row) is its own
+                    log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
+                              exc)
+                    continue
+                if event is not None:
+                    events.append(event)
         return merge_reminders(events)
 
     async def _claim_and_fire(self, timer: Any, now: str) -> TimerEvent | None:
@@ -205,6 +208,10 @@ class Timers:
         return events
 
     async def _recover_one(self, session_id: int) -> list[TimerEvent]:
+        with logs.scope(session_id=session_id):
+            return await self._recover(session_id)
+
+    async def _recover(self, session_id: int) -> list[TimerEvent]:
         s = self.sessions
         events: list[TimerEvent] = []
         async with s.locked(session_id):
@@ -263,11 +270,13 @@ class Timers:
 
     async def _publish(self, publish: Callable[[TimerEvent], Awaitable[None]],
                        event: TimerEvent) -> None:
-        try:
-            await publish(event)
-        except Exception:  # a failed message must not stop the clock
-            log.exception("publishing timer event %s failed", event.kind)
-            await self._retry_later(event)
+        row = event.session
+        with logs.scope(session_id=row.id, game_id=row.game_id, guild_id=row.guild_id):
+            try:
+                await publish(event)
+            except Exception:  # a failed message must not stop the clock
+                log.exception("publishing timer event %s failed", event.kind)
+                await self._retry_later(event)
 
     async def _wait(self, poll: float) -> float:
         """Seconds until the next timer is due, at most ``poll``."""

@@ -59,7 +59,7 @@ def db_path(tmp_path, backend, request):
 async def sessions(db_path, clock, monkeypatch):
     toy.install(monkeypatch)
     db = await Database(db_path).open()
-    sessions = Sessions(db, clock=clock, seed_source=lambda: 42)
+    sessions = Sessions(db, clock=clock, seed_source=lambda: 42, strict_bots=True)
     yield sessions
     await db.close()
     if sessions.db is not db:  # a test that restarted over the same database

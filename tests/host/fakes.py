@@ -17,7 +17,7 @@ from cogs.adapters import Channels
 from cogs.board import Board
 from cogs.hands import Hands
 from cogs.host import Host
-from cogs.pace import GlobalPace, limit_from_env
+from cogs.pace import GlobalPace
 from cogs.replies import Replies
 from session.posts import Posts
 from session.rooms import compose
@@ -187,7 +187,7 @@ class FakeUser:
 def host_for(client: FakeClient, sessions: Sessions) -> Host:
     """The cogs' host over ``client``, its parts built as bot.py builds them (every guild's
     shard this process's)."""
-    pace = GlobalPace(limit_from_env())
+    pace = GlobalPace()
     channels = Channels(client, pace)
     posts = Posts(sessions.store, sessions.clock)
     hands = Hands(client, sessions, posts, pace, channels)

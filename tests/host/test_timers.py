@@ -106,8 +106,8 @@ async def test_a_pending_timer_survives_a_restart_and_fires_once(sessions, db_pa
     clock.advance(minutes=6)
     db1 = await Database(db_path).open()
     db2 = await Database(db_path).open()
-    first = rooms_over(Sessions(db1, clock=clock)).timers
-    second = rooms_over(Sessions(db2, clock=clock)).timers
+    first = rooms_over(Sessions(db1, clock=clock, strict_bots=True)).timers
+    second = rooms_over(Sessions(db2, clock=clock, strict_bots=True)).timers
     fired = [e.kind for e in await first.fire_due()] + [e.kind for e in await second.fire_due()]
     assert fired == ["remind"]
     await db1.close()
@@ -120,7 +120,7 @@ async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monk
 
     toy.install(monkeypatch)
     async with Database(db_path) as db:
-        sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3))
+        sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3), strict_bots=True)
         await kingdomino(sessions, pace=None)
         clock.advance(days=4)
         assert [e.params for e in await rooms_over(sessions).timers.fire_due()
@@ -132,7 +132,7 @@ async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, c
     busy = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
     other = await stopped_before_a_computer_move(sessions, CH + 1, monkeypatch)
     sessions.db.lock_wait = 1.0
-    restarted = rooms_over(Sessions(sessions.db, clock=clock)).timers
+    restarted = rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers
     holding = asyncio.Event()
 
     async def click_in_progress():
@@ -154,7 +154,7 @@ async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, c
 async def test_computer_seats_move_again_after_a_restart(sessions, clock, monkeypatch):
     row = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
     game = engines.get("kingdomino")
-    restarted = rooms_over(Sessions(sessions.db, clock=clock)).timers
+    restarted = rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers
     events = await restarted.recover()
     assert [e.kind for e in events] == ["computer"]
     assert events[0].session.version > row.version
@@ -199,7 +199,7 @@ async def test_a_timeout_vote_that_could_not_be_posted_is_tried_again(sessions, 
     await task
     assert posted.count("timeout") == 1 and not failures
     # a restart re-announces a timeout that already fired (its vote may never have shown)
-    again = await rooms_over(Sessions(sessions.db, clock=clock)).timers.recover()
+    again = await rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers.recover()
     assert [e.kind for e in again] == ["timeout"]
 
 
