@@ -24,7 +24,7 @@ import engines
 from db import timers as timer_sql
 from db.database import Database, StaleVersion
 from db.store import ChannelBusy, SessionRow, Store
-from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
+from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, GameError, State
 from session import computer
 from session.clocks import Pace, Quiet, parse_pace
 from session.errors import SessionError, tells_store_failures
@@ -42,6 +42,12 @@ DM_RETRY_AFTER = timedelta(hours=6)
 #: engine states kept in memory (least recently used first out); a game not in the cache is
 #: read from its row, so an idle game costs no memory
 STATE_CACHE_SIZE = int(os.environ.get("STOLIK_STATE_CACHE", "256"))
+
+def started(row: SessionRow) -> bool:
+    """The game left its lobby (a lobby archived unstarted never did): it has a state."""
+    return row.status in ("active", "finished") or row.version > 0 \
+        or row.last_action_at is not None
+
 
 def parse_variants(text: str | None) -> list[str]:
     """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
@@ -156,19 +162,30 @@ class Sessions:
         if cached and cached[0] == row.version:
             self._states.move_to_end(row.id)
             return cached[1]
-        if row.state_json is None:
+        if row.state_json is None and not started(row):
             raise SessionError("error.not_started", "the game has not started yet")
         try:
-            state = json.loads(row.state_json)
+            state = json.loads(row.state_json or "null")
             if not isinstance(state, dict):
                 raise ValueError("state is not an object")
         except ValueError:
-            # a damaged row never loses the game: seed + action log rebuild it exactly
+            # a damaged row (unreadable or lost state) never loses the game: seed + action
+            # log rebuild it exactly
             log.warning("session %s: stored state unreadable, replaying the log", row.id)
-            state = await self.replay(row)
+            state = await self.rebuild(row)
         if row.status == "active":
             self.remember_state(row.id, row.version, state)
         return state
+
+    async def rebuild(self, row: SessionRow) -> State:
+        """A damaged row's state from its seed and log; a log that no longer replays is
+        reported by the game's number and name (the keeper gets the reason in the log)."""
+        try:
+            return await self.replay(row)
+        except GameError as exc:
+            log.error("session %s (%s): damaged beyond replay: %s", row.id, row.game_id, exc)
+            raise SessionError("error.damaged_game", f"game {row.id} is damaged",
+                               id=row.id, game=row.game_id) from exc
 
     async def replay(self, row: SessionRow, at_version: int | None = None) -> State:
         """Seed + action log -> state, exactly as played (as it stood at ``at_version``).
