@@ -452,7 +452,7 @@ class Sessions:
         ``outcome`` left them, so the publisher does not read them again (a lobby has no
         state: both stay ``None``)."""
         row = outcome.session
-        if row.state_json is None:
+        if not started(row):  # (a started game's lost state is rebuilt by self.state)
             return outcome
         game = engines.get(row.game_id)
         state = await self.state(row)

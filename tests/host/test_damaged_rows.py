@@ -13,6 +13,7 @@ import engines
 from session.errors import SessionError
 from session.present import mine_text
 from session.service import Sessions
+from session.values import Outcome
 from tests.host.days import CH, kingdomino, rooms_over
 from text.catalog import t
 
@@ -130,3 +131,14 @@ async def test_a_row_that_cannot_be_read_is_named_not_dropped(sessions):
         await fresh.session(row.id)
     assert (err.value.key, err.value.params) == (
         "error.damaged_game", {"id": row.id, "game": "kingdomino"})
+
+
+async def test_a_move_in_a_game_whose_state_was_lost_publishes_who_acts_next(sessions):
+    """The outcome of a move in a rebuilt game tells the board who acts (a lost state is not
+    taken for a lobby), and the rebuilt state is stored with the move."""
+    row = await played(sessions, await kingdomino(sessions, pace=None))
+    await damage(sessions, "UPDATE sessions SET state = NULL WHERE id = ?", row.id)
+    fresh = restarted(sessions)
+    row = await fresh.session(row.id)
+    settled = await fresh.settle(Outcome(row))
+    assert settled.to_act and settled.public is not None
