@@ -116,6 +116,20 @@ class Game(ABC):
     def legal_actions(self, state: State, seat: int) -> list[str]:
         """Every legal action code for ``seat`` now; empty when the seat may not act."""
 
+    def canonical(self, state: State, seat: int, action: str) -> str:
+        """The one spelling of ``action`` the log keeps: the legal code it means when typed
+        in another case, with other spaces or with leading zeros (``PICK 05`` -> ``pick 5``);
+        an action matching no legal code is returned as it is (:meth:`apply` refuses it).
+
+        Exact codes (every button, every computer move) cost one scan of the legal list and
+        no normalising; an engine whose legal list is costly may override with a parse.
+        """
+        legal = self.legal_actions(state, seat)
+        if action in legal:
+            return action
+        wanted = normal_form(action)
+        return next((code for code in legal if normal_form(code) == wanted), action)
+
     @abstractmethod
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         """The state after ``seat`` plays ``action`` and the public events it caused.
@@ -172,6 +186,16 @@ class Game(ABC):
     # --- helpers shared by engines ------------------------------------------------------
     def totals(self, state: State) -> list[int]:
         return [sum(line.points for line in lines) for lines in self.scores(state)]
+
+
+def normal_form(action: str) -> str:
+    """``action`` compared loosely: lower case, single spaces, numbers without leading zeros.
+
+    >>> normal_form("  PICK   05 ")
+    'pick 5'
+    """
+    return " ".join(str(int(token)) if token.isascii() and token.isdigit() else token
+                    for token in action.casefold().split())
 
 
 def rank_by(keys: list[Any]) -> list[list[int]]:

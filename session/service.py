@@ -364,6 +364,8 @@ class Sessions:
             seat = self.playing_seat(row, user_id)
             await self.check_fresh(row, seat, version)
             outcome = Outcome(row, new_turn=False)
+            # typed codes are logged as the engine spells them (``PICK 05`` -> ``pick 5``)
+            code = engines.get(row.game_id).canonical(await self.state(row), seat, code)
             await self.apply_move(outcome, seat, user_id, code)
             return await self.settle(await self.run_computer_players(outcome))
 
