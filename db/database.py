@@ -42,7 +42,14 @@ class StoreBusy(StoreError):
 
 
 class DamagedRow(StoreError):
-    """A stored row cannot be read back (bad JSON, a missing seat): only that row is lost."""
+    """A stored row cannot be read back (bad JSON, a missing seat): only that row is lost; the
+    game it belongs to is named so its players can be told which one."""
+
+    def __init__(self, message: str, *, session_id: int | None = None,
+                 game_id: str | None = None) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+        self.game_id = game_id
 
 
 class IntegrityViolation(Exception):

@@ -131,6 +131,20 @@ class Game(ABC):
     def legal_actions(self, state: State, seat: int) -> list[str]:
         """Every legal action code for ``seat`` now; empty when the seat may not act."""
 
+    def canonical(self, state: State, seat: int, action: str) -> str:
+        """The one spelling of ``action`` the log keeps: the legal code it means when typed
+        in another case, with other spaces or with leading zeros (``PICK 05`` -> ``pick 5``);
+        an action matching no legal code is returned as it is (:meth:`apply` refuses it).
+
+        Exact codes (every button, every computer move) cost one scan of the legal list and
+        no normalising; an engine whose legal list is costly may override with a parse.
+        """
+        legal = self.legal_actions(state, seat)
+        if action in legal:
+            return action
+        wanted = normal_form(action)
+        return next((code for code in legal if normal_form(code) == wanted), action)
+
     @abstractmethod
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         """The state after ``seat`` plays ``action`` and the public events it caused.
@@ -210,8 +224,18 @@ def _noting_position(apply: Callable[[Game, State, int, str], tuple[State, list[
 def _position_of(game: Game, state: State) -> str | None:
     try:
         return game.notation(state)
-    except Exception:  # a state that cannot be written must not hide the rule it broke
-        return None
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None  # a state too damaged to write must not hide the rule it broke
+
+
+def normal_form(action: str) -> str:
+    """``action`` compared loosely: lower case, single spaces, numbers without leading zeros.
+
+    >>> normal_form("  PICK   05 ")
+    'pick 5'
+    """
+    return " ".join(str(int(token)) if token.isascii() and token.isdigit() else token
+                    for token in action.casefold().split())
 
 
 def rank_by(keys: list[Any]) -> list[list[int]]:

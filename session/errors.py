@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
-from db.database import StoreBusy, StoreError
+from db.database import DamagedRow, StoreBusy, StoreError
 from engines.base import GameError
 
 __all__ = ["GameError", "SessionError", "StoreError", "tells_store_failures"]
@@ -36,6 +36,13 @@ def tells_store_failures(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable
         except StoreBusy as exc:
             log.warning("%s: storage busy: %s", fn.__qualname__, exc)
             raise SessionError("error.store_busy", "storage busy, nothing changed") from exc
+        except DamagedRow as exc:
+            log.error("%s: damaged row: %s", fn.__qualname__, exc)
+            if exc.session_id is None:
+                raise SessionError("error.store_failed", "storage failed") from exc
+            # not a storage failure (trying again will not help): say which game is damaged
+            raise SessionError("error.damaged_game", f"game {exc.session_id} is damaged",
+                               id=exc.session_id, game=exc.game_id or "?") from exc
         except StoreError as exc:
             log.error("%s: storage failed: %s", fn.__qualname__, exc)
             raise SessionError("error.store_failed", "storage failed, nothing changed") from exc

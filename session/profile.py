@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from db.database import DamagedRow
 from db.store import SessionRow
 from session import nudges
 from session.clocks import check_zone, deadline
@@ -57,17 +58,31 @@ class Profile:
             absent_hours=absent_hours, lang=lang)
 
     # --- across games ----------------------------------------------------------------------
+    @tells_store_failures
     async def mine(self, user_id: int) -> list[dict[str, Any]]:
-        """Every open game the user sits in, with whose move it is and the turn message."""
+        """Every open game the user sits in, with whose move it is and the turn message. A
+        damaged game that cannot be rebuilt is listed by number and game (``damaged``),
+        never silently left out."""
         out = []
-        for row in await self.store.sessions_of_user(user_id):
+        unreadable: list[DamagedRow] = []
+        for row in await self.store.sessions_of_user(user_id, unreadable):
             to_act: list[int] = []
+            damaged = False
             if row.status == "active":
-                to_act = engines.get(row.game_id).to_act(await self.sessions.state(row))
-            out.append({"session": row, "to_act": to_act,
+                try:
+                    to_act = engines.get(row.game_id).to_act(await self.sessions.state(row))
+                except SessionError as exc:
+                    if exc.key != "error.damaged_game":
+                        raise
+                    damaged = True
+            out.append({"session": row, "id": row.id, "game_id": row.game_id,
+                        "damaged": damaged, "to_act": to_act,
                         "my_turn": row.seat_of(user_id) in to_act,
                         "deadline": seat_deadline(row, row.seat_of(user_id))})
-        return out
+        out += [{"session": None, "id": exc.session_id, "game_id": exc.game_id,
+                 "damaged": True, "to_act": [], "my_turn": False, "deadline": None}
+                for exc in unreadable]
+        return sorted(out, key=lambda entry: entry["id"] or 0)
 
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
         """Per game type: games, wins and average score, in this server and everywhere (kept

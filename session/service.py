@@ -23,7 +23,7 @@ import engines
 from db import timers as timer_sql
 from db.database import Database, StaleVersion
 from db.store import ChannelBusy, SessionRow, Store
-from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
+from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, GameError, State
 from session import computer, logs
 from session.clocks import Pace, Quiet, parse_pace
 from session.errors import SessionError, tells_store_failures
@@ -41,6 +41,12 @@ DM_RETRY_AFTER = timedelta(hours=6)
 #: engine states kept in memory (least recently used first out); a game not in the cache is
 #: read from its row, so an idle game costs no memory
 STATE_CACHE_SIZE = 256
+
+def started(row: SessionRow) -> bool:
+    """The game left its lobby (a lobby archived unstarted never did): it has a state."""
+    return row.status in ("active", "finished") or row.version > 0 \
+        or row.last_action_at is not None
+
 
 def parse_variants(text: str | None) -> list[str]:
     """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
@@ -162,19 +168,30 @@ class Sessions:
         if cached and cached[0] == row.version:
             self._states.move_to_end(row.id)
             return cached[1]
-        if row.state_json is None:
+        if row.state_json is None and not started(row):
             raise SessionError("error.not_started", "the game has not started yet")
         try:
-            state = json.loads(row.state_json)
+            state = json.loads(row.state_json or "null")
             if not isinstance(state, dict):
                 raise ValueError("state is not an object")
         except ValueError:
-            # a damaged row never loses the game: seed + action log rebuild it exactly
+            # a damaged row (unreadable or lost state) never loses the game: seed + action
+            # log rebuild it exactly
             log.warning("session %s: stored state unreadable, replaying the log", row.id)
-            state = await self.replay(row)
+            state = await self.rebuild(row)
         if row.status == "active":
             self.remember_state(row.id, row.version, state)
         return state
+
+    async def rebuild(self, row: SessionRow) -> State:
+        """A damaged row's state from its seed and log; a log that no longer replays is
+        reported by the game's number and name (the keeper gets the reason in the log)."""
+        try:
+            return await self.replay(row)
+        except GameError as exc:
+            log.error("session %s (%s): damaged beyond replay: %s", row.id, row.game_id, exc)
+            raise SessionError("error.damaged_game", f"game {row.id} is damaged",
+                               id=row.id, game=row.game_id) from exc
 
     async def replay(self, row: SessionRow, at_version: int | None = None) -> State:
         """Seed + action log -> state, exactly as played (as it stood at ``at_version``).
@@ -353,6 +370,8 @@ class Sessions:
             seat = self.playing_seat(row, user_id)
             await self.check_fresh(row, seat, version)
             outcome = Outcome(row, new_turn=False)
+            # typed codes are logged as the engine spells them (``PICK 05`` -> ``pick 5``)
+            code = engines.get(row.game_id).canonical(await self.state(row), seat, code)
             await self.apply_move(outcome, seat, user_id, code)
             return await self.settle(await self.run_computer_players(outcome))
 
@@ -442,7 +461,7 @@ class Sessions:
         ``outcome`` left them, so the publisher does not read them again (a lobby has no
         state: both stay ``None``)."""
         row = outcome.session
-        if row.state_json is None:
+        if not started(row):  # (a started game's lost state is rebuilt by self.state)
             return outcome
         game = engines.get(row.game_id)
         state = await self.state(row)

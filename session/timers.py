@@ -70,7 +70,9 @@ class Timers:
         now = s.now()
         events: list[TimerEvent] = []
         self.left_to_owner = False
-        for timer in await self.store.due_timers(now):
+        due = await self.store.due_timers(now)
+        stale = superseded(due)
+        for timer in due:
             # each timer is its own piece of work: its lines name its game (session/logs.py)
             with logs.scope(session_id=timer["session_id"]):
                 overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
@@ -80,7 +82,7 @@ class Timers:
                     self.left_to_owner = True
                     continue
                 try:
-                    event = await self._claim_and_fire(timer, now)
+                    event = await self._claim_and_fire(timer, now, stale=timer["id"] in stale)
                 except GameError as exc:  # one game's failure (storage, a damaged row) is its own
                     log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
                               exc)
@@ -89,13 +91,14 @@ class Timers:
                     events.append(event)
         return merge_reminders(events)
 
-    async def _claim_and_fire(self, timer: Any, now: str) -> TimerEvent | None:
+    async def _claim_and_fire(self, timer: Any, now: str, *, stale: bool = False
+                              ) -> TimerEvent | None:
         """Claim the timer with one guarded write (so among several processes exactly one
-        fires it), then fire it."""
+        fires it), then fire it; a ``stale`` one is only claimed (it never fires later)."""
         s = self.sessions
         async with s.locked(timer["session_id"]):
             claimed = await self.store.run([timer_sql.claim(timer["id"], now)])
-            if claimed != 1:
+            if claimed != 1 or stale:
                 return None
             event = await self._fire(timer)
             if event is not None:
@@ -148,6 +151,8 @@ class Timers:
         if target.running_since is not None and target.bank is not None:
             left = spent(target.bank, datetime.fromisoformat(target.running_since),
                          self.sessions.clock())
+            if left <= 0:
+                return None  # the deadline passed: the timeout's vote asks instead
         return TimerEvent(timer["kind"], row, seat, params={"left": left})
 
     async def _timeout(self, row: SessionRow, timer: Any) -> TimerEvent | None:
@@ -297,6 +302,19 @@ class Timers:
         """A timeout whose vote could not be posted fires again at the next poll."""
         if event.kind in ("timeout", "absent") and event.timer_id is not None:
             await self.store.run([timer_sql.unclaim(event.timer_id)])
+
+
+def superseded(due: list[Any]) -> set[int]:
+    """The ids of the pings among ``due`` (ordered by due time) that a later due timer of the
+    same seat replaces: after a clock jump or a long stop only the newest one is posted, and
+    none beside the vote of a timeout or an absence (that vote pings the player itself)."""
+    newest: dict[tuple[int, int], Any] = {}
+    for timer in due:
+        if timer["seat"] is not None:
+            newest[(timer["session_id"], timer["seat"])] = timer
+    return {timer["id"] for timer in due
+            if timer["kind"] in NUDGES
+            and newest[(timer["session_id"], timer["seat"])]["id"] != timer["id"]}
 
 
 def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:
