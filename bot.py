@@ -98,6 +98,23 @@ def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | 
     return count, sorted(ids)
 
 
+def http_address() -> tuple[str, int] | None:
+    """``STOLIK_HTTP`` = ``HOST:PORT``: where health and metrics are served (cogs/ops.py);
+    unset: nowhere."""
+    return parse_address(os.environ.get("STOLIK_HTTP"))
+
+
+def parse_address(text: str | None) -> tuple[str, int] | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]")  # [::1]:9100
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BadSetting(f"STOLIK_HTTP must be HOST:PORT (e.g. 127.0.0.1:9100), not {text!r}")
+    return host, int(port)
+
+
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard a guild's events arrive on (Discord's rule); DMs arrive on shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % shard_count
@@ -131,7 +148,9 @@ def backup(target: str, dest: str) -> int:
 
 
 def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
-             shard_count: int | None = None, shard_ids: list[int] | None = None):
+             shard_count: int | None = None, shard_ids: list[int] | None = None,
+             http: tuple[str, int] | None = None):
+    """``http``: (host, port) of the health and metrics endpoints, None for none."""
     import discord
     from discord.ext import commands
 
@@ -140,16 +159,26 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.hands import Hands
     from cogs.host import Host
     from cogs.looplag import LoopLag
+    from cogs.metrics import Metrics
+    from cogs.ops import OpsServer
     from cogs.pace import GlobalPace, limit_from_env
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.health import Health
     from session.posts import Posts
     from session.rooms import compose
     from session.service import Sessions
     from session.testclock import clock_from_env
 
+    metrics = Metrics()  # counted whether served or not: a few microseconds per event
+
     class StolikBot(commands.AutoShardedBot):
+        def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+            if event_name == "interaction":  # its arrival, before any handler runs
+                metrics.received(args[0].id)
+            super().dispatch(event_name, *args, **kwargs)
+
         def owns(self, guild_id: int | None) -> bool:
             """Whether this process runs the guild's shard: its timers and start-up recovery
             are this process's (any process can still answer any interaction: the database,
@@ -159,20 +188,24 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             return shard_of(guild_id, self.shard_count) in self.shard_ids
 
         async def setup_hook(self) -> None:
-            self.loop_lag = LoopLag.from_env()
+            self.loop_lag = LoopLag.from_env(on_sample=metrics.lagged)
             self.loop_lag.start()
-            self.db = await Database(db_path).open()
+            self.db = await Database(db_path, observer=metrics.db_statement).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
-                                     clock=clock_from_env())
+                                     clock=clock_from_env(), on_move=metrics.move)
             self.rooms = compose(self.sessions, owns=self.owns)
+            self.ops: OpsServer | None = None
+            if http is not None:
+                self.ops = OpsServer(self, Health(self.sessions), metrics, http)
+                await self.ops.start()
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
-            pace = GlobalPace(limit_from_env())
+            pace = GlobalPace(limit_from_env(), on_wait=metrics.waited)
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
             board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
                           owns=self.owns)
-            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands)
+            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands, metrics)
             # games that ended just before a stop, not yet in the stats and ratings
             counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
             if counted:
@@ -211,6 +244,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             loop_lag = getattr(self, "loop_lag", None)
             if loop_lag is not None:
                 await loop_lag.stop()
+            ops = getattr(self, "ops", None)
+            if ops is not None:
+                await ops.stop()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()
@@ -221,7 +257,8 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     if shard_ids is not None:
         shards["shard_ids"] = shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                     allowed_mentions=discord.AllowedMentions.none(), **shards)
+                     allowed_mentions=discord.AllowedMentions.none(),
+                     http_trace=metrics.trace_config(), **shards)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shard_count, shard_ids = shard_settings(os.environ.get("STOLIK_SHARD_COUNT"),
                                                 os.environ.get("STOLIK_SHARD_IDS"))
+        http = http_address()
     except BadSetting as bad:
         print(bad, file=sys.stderr)
         return 2
@@ -274,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     guild = os.environ.get("STOLIK_GUILD")
     idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
     bot = make_bot(db_path, int(guild) if guild else None, idle_days,
-                   shard_count=shard_count, shard_ids=shard_ids)
+                   shard_count=shard_count, shard_ids=shard_ids, http=http)
     if shard_ids is not None:
         logging.info("running shards %s of %d", shard_ids, shard_count)
     try:

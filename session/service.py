@@ -27,7 +27,7 @@ from db.store import ChannelBusy, SessionRow, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
 from session import computer
 from session.clocks import Pace, Quiet, parse_pace
-from session.errors import SessionError, tells_store_failures
+from session.errors import SessionError, outcome_of, tells_store_failures
 from session.standings import Standings
 from session.turns import TurnClocks
 from session.values import Notice, Outcome, event_notices, says_the_move
@@ -86,6 +86,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _ignore_move(game: str, outcome: str) -> None:
+    """No one counts the moves (tests, the demo)."""
+
+
 class Sessions:
     """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
 
@@ -96,8 +100,11 @@ class Sessions:
         clock: Callable[[], datetime] = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         idle_after: timedelta = IDLE_WARNING_AFTER,
+        on_move: Callable[[str, str], None] | None = None,
     ) -> None:
         self.idle_after = idle_after
+        #: told (game, outcome) of every player's move (:func:`session.errors.outcome_of`)
+        self.on_move = on_move or _ignore_move
         self.db = db
         self.store = Store(db)
         self.standings = Standings(db)
@@ -341,14 +348,22 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
-        check_code(code)
-        async with self.locked(session_id):
-            row = await self.session(session_id)
-            seat = self.playing_seat(row, user_id)
-            await self.check_fresh(row, seat, version)
-            outcome = Outcome(row, new_turn=False)
-            await self.apply_move(outcome, seat, user_id, code)
-            return await self.settle(await self.run_computer_players(outcome))
+        game = "unknown"  # until the session is read
+        try:
+            check_code(code)
+            async with self.locked(session_id):
+                row = await self.session(session_id)
+                game = row.game_id
+                seat = self.playing_seat(row, user_id)
+                await self.check_fresh(row, seat, version)
+                outcome = Outcome(row, new_turn=False)
+                await self.apply_move(outcome, seat, user_id, code)
+                outcome = await self.settle(await self.run_computer_players(outcome))
+        except Exception as error:  # counted, then raised as it was
+            self.on_move(game, outcome_of(error))
+            raise
+        self.on_move(game, "accepted")
+        return outcome
 
     async def apply_move(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
                      kind: str = "move") -> None:
