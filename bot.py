@@ -315,9 +315,12 @@ def main(argv: list[str] | None = None) -> int:
                    shard_count=shard_count, shard_ids=shard_ids, http=http)
     if shard_ids is not None:
         logging.info("running shards %s of %d", shard_ids, shard_count)
+    from cogs.ops import OpsUnavailable
+
     try:
         bot.run(token, log_handler=None)
-    except SchemaMismatch as refused:  # another process changed the schema since the check
+    except (SchemaMismatch, OpsUnavailable) as refused:
+        # another process changed the schema since the check, or STOLIK_HTTP's port is taken
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1
     finally:

@@ -44,6 +44,10 @@ def gateway_problem(client: discord.AutoShardedClient) -> str | None:
     return f"shards {down} disconnected" if down else None
 
 
+class OpsUnavailable(RuntimeError):
+    """The port cannot be served (in use, a bad host): the bot does not start without it."""
+
+
 class OpsServer:
     """The HTTP endpoints of one bot; :meth:`start` in its event loop, :meth:`stop` at close."""
 
@@ -61,7 +65,12 @@ class OpsServer:
 
     async def start(self) -> None:
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        try:
+            await web.TCPSite(self._runner, self.host, self.port).start()
+        except OSError as refused:  # asked for and not served: an operator would not notice
+            await self._runner.cleanup()
+            raise OpsUnavailable(f"cannot serve health and metrics on {self.host}:{self.port}"
+                                 f" (STOLIK_HTTP): {refused.strerror or refused}") from None
         log.info("health and metrics on http://%s:%d/ (healthz, readyz, metrics)",
                  self.host, self.port)
 

@@ -173,3 +173,17 @@ async def test_readiness_fails_when_the_postgresql_schema_is_gone(discord, tmp_p
             assert status == 200 and "stolik_moves_total" in text
     finally:
         await bot.stop()
+
+
+async def test_a_taken_port_stops_the_start_with_the_reason(discord, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = BotProcess(discord, tmp_path / "stolik.sqlite3", tmp_path,
+                         extra_env={"STOLIK_HTTP": f"127.0.0.1:{port}"})
+        with pytest.raises(RuntimeError, match="exited with 1"):
+            await bot.start()
+    log = bot.log_text()
+    assert f"Stolik cannot start: cannot serve health and metrics on 127.0.0.1:{port}" in log
+    assert "Traceback" not in log
