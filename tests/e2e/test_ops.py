@@ -89,7 +89,10 @@ async def test_health_readiness_and_metrics_of_the_running_bot(discord, tmp_path
             assert await wait_ready(http, base, 200) == {"ready": True, "failed": {}}
             played = 6
             table = await play(discord, played)
-            # an end vote goes to the channel as a message of its own: a paced call
+            # an end vote goes to the channel as a message of its own: a paced call, refused
+            # once with a 429 and a 500 (discord.py retries both: each counts as a request)
+            refusals = [discord.faults.rate_limit("POST /channels/*/messages", retry_after=0.1),
+                        discord.faults.server_error("POST /channels/*/messages")]
             count = len(table.public())
             vote = await table.players[0].command(table.channel_id, "game endvote")
             await answer(discord, vote)
@@ -120,6 +123,11 @@ async def test_health_readiness_and_metrics_of_the_running_bot(discord, tmp_path
             # what the stand-in saw agrees: every call the bot made, by bucket
             made = sum(1 for c in discord.calls if 200 <= c.status < 300)
             assert sum(ok.values()) == made
+            assert [f.hits for f in refusals] == [1, 1]
+            assert calls[("stolik_discord_requests_total", ("bucket", "global"),
+                          ("status", "429"))] == 1
+            assert calls[("stolik_discord_requests_total", ("bucket", "global"),
+                          ("status", "5xx"))] == 1
             assert found["stolik_open_games"][("stolik_open_games",)] == 1
             assert found["stolik_state_cache_states"][("stolik_state_cache_states",)] == 1
             assert found["stolik_timers_overdue_seconds"][("stolik_timers_overdue_seconds",)] \
