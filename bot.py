@@ -94,16 +94,26 @@ def make_bot(config: Settings):
     from cogs.hands import Hands
     from cogs.host import Host
     from cogs.looplag import LoopLag
+    from cogs.metrics import Metrics
+    from cogs.ops import OpsServer
     from cogs.pace import GlobalPace
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.health import Health
     from session.posts import Posts
     from session.rooms import compose
     from session.service import Sessions
     from session.testclock import clock_from_file
 
+    metrics = Metrics()  # counted whether served or not: a few microseconds per event
+
     class StolikBot(commands.AutoShardedBot):
+        def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+            if event_name == "interaction":  # its arrival, before any handler runs
+                metrics.received(args[0].id)
+            super().dispatch(event_name, *args, **kwargs)
+
         def owns(self, guild_id: int | None) -> bool:
             """Whether this process runs the guild's shard: its timers and start-up recovery
             are this process's (any process can still answer any interaction: the database,
@@ -114,21 +124,28 @@ def make_bot(config: Settings):
 
         async def setup_hook(self) -> None:
             lag_log = config.loop_lag_log
-            self.loop_lag = LoopLag(log_path=Path(lag_log) if lag_log else None)
+            self.loop_lag = LoopLag(log_path=Path(lag_log) if lag_log else None,
+                                    on_sample=metrics.lagged)
             self.loop_lag.start()
-            self.db = await Database(config.db, **database_options(config)).open()
+            self.db = await Database(config.db, observer=metrics.db_statement,
+                                     **database_options(config)).open()
             self.sessions = Sessions(self.db, idle_after=timedelta(days=config.idle_days),
                                      clock=clock_from_file(config.clock_file),
-                                     state_cache=config.state_cache, strict_bots=config.strict_bots)
+                                     state_cache=config.state_cache, strict_bots=config.strict_bots,
+                                     on_move=metrics.move)
             self.rooms = compose(self.sessions, owns=self.owns)
+            self.ops: OpsServer | None = None
+            if config.http is not None:
+                self.ops = OpsServer(self, Health(self.sessions), metrics, config.http)
+                await self.ops.start()
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
-            pace = GlobalPace(config.global_limit)
+            pace = GlobalPace(config.global_limit, on_wait=metrics.waited)
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
             board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
                           owns=self.owns)
-            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands)
+            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands, metrics)
             # games that ended just before a stop, not yet in the stats and ratings
             counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
             if counted:
@@ -168,6 +185,9 @@ def make_bot(config: Settings):
             loop_lag = getattr(self, "loop_lag", None)
             if loop_lag is not None:
                 await loop_lag.stop()
+            ops = getattr(self, "ops", None)
+            if ops is not None:
+                await ops.stop()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()
@@ -178,7 +198,8 @@ def make_bot(config: Settings):
     if config.shard_ids is not None:
         shards["shard_ids"] = config.shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                     allowed_mentions=discord.AllowedMentions.none(), **shards)
+                     allowed_mentions=discord.AllowedMentions.none(),
+                     http_trace=metrics.trace_config(), **shards)
 
 
 def database_options(config: Settings) -> dict[str, Any]:
@@ -268,9 +289,12 @@ def main(argv: list[str] | None = None) -> int:
     bot = make_bot(config)
     if config.shard_ids is not None:
         logging.info("running shards %s of %d", config.shard_ids, config.shard_count)
+    from cogs.ops import OpsUnavailable
+
     try:
         bot.run(config.token, log_handler=None)
-    except SchemaMismatch as refused:  # another process changed the schema since the check
+    except (SchemaMismatch, OpsUnavailable) as refused:
+        # another process changed the schema since the check, or STOLIK_HTTP's port is taken
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1
     finally:

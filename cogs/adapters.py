@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from cogs.pace import GlobalPace
-from session.errors import GameError
+from session.errors import GameError, outcome_of
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from text.catalog import error_text, language, t
 
@@ -101,6 +101,7 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
     """An error goes only to the user who caused it (ephemeral), in their language; what the
     user typed is echoed clipped, so a long input never makes the answer itself too long."""
+    interaction.extras["outcome"] = outcome_of(error)  # a command's, for its count
     lang = lang_of(interaction)
     params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
     await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
@@ -111,6 +112,7 @@ async def answer_failure(interaction: discord.Interaction, exc: BaseException) -
     and the user still gets a clear private answer instead of "thinking…" forever."""
     log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
               exc_info=exc)
+    interaction.extras["outcome"] = "failed"
     await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
 
 
@@ -118,6 +120,8 @@ async def on_command_error(interaction: discord.Interaction,
                            error: discord.app_commands.AppCommandError) -> None:
     """The command tree's error handler: a refusal nobody caught is still answered."""
     original = getattr(error, "original", error)
+    interaction.client.host.metrics.interaction(  # type: ignore[attr-defined]
+        "command", outcome_of(original))  # (no completion event follows an error)
     if isinstance(original, GameError):
         await answer_error(interaction, original)
     else:

@@ -172,14 +172,18 @@ class Board:
             await self.hands.send_in_order(row, hands)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None,
-                      *, retired: int | None = None) -> None:
+                      *, retired: int | None = None,
+                      posted: Callable[[], None] | None = None) -> None:
         """After a change: post the lobby or a fresh board in the channel, then private hands.
         ``interaction``: the acknowledged interaction of a human's move, which the board goes
         out on when it can; ``retired``: a board whose buttons that interaction's first answer
         already took off (no call to retire it again). Raises :class:`BoardNotPosted` when
-        Discord keeps refusing the board."""
+        Discord keeps refusing the board. ``posted``: told once the board is up, before
+        the hands go out (the operator's board latency)."""
         async with self._publishing[outcome.session.id]:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
+        if posted is not None:
+            posted()
         if hands:
             await self.hands.send_in_order(outcome.session, hands)
 

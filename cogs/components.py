@@ -22,7 +22,7 @@ from cogs.adapters import (
 from cogs.board import Board
 from cogs.host import Host
 from session import ids, logs, present
-from session.errors import GameError, StoreError
+from session.errors import GameError, StoreError, outcome_of
 from session.present import MessageSpec
 from session.service import SessionError
 from text.catalog import t
@@ -53,14 +53,18 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
     logs.start(session_id=parsed and parsed.session_id, guild_id=interaction.guild_id)
     handler = HANDLERS.get(parsed.kind) if parsed is not None else None
     if parsed is None or handler is None:
+        _host(interaction).metrics.interaction("unknown", "refused")
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
-    board = _host(interaction).board
+    host = _host(interaction)
+    board = host.board
     # Discord refused this game's newest board before this click: the click posts it again
     board_missing = parsed.session_id in board.missing
     try:
         await handler(interaction, parsed)
+        host.metrics.interaction(parsed.kind, "accepted")
     except GameError as error:
+        host.metrics.interaction(parsed.kind, outcome_of(error))
         await answer_error(interaction, error)
         await _give_back_board(interaction, parsed)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
@@ -69,6 +73,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             # one, or because its post failed
             await _repair_board(board, parsed.session_id, interaction.message.id)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
+        host.metrics.interaction(parsed.kind, "failed")
         await answer_failure(interaction, exc)
         await _give_back_board(interaction, parsed)
     if board_missing and parsed.session_id in board.missing:
@@ -110,7 +115,8 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
     # the board goes out on this click's interaction (exempt from Discord's global limit)
-    await host.publish(outcome, interaction, retired=retired)
+    await host.publish(outcome, interaction, retired=retired,
+                       posted=lambda: host.metrics.board_posted(interaction.id))
 
 
 def _took_board_buttons(interaction: discord.Interaction, parsed: ids.Parsed) -> bool:
@@ -308,6 +314,14 @@ async def remember_language(interaction: discord.Interaction) -> None:
         interaction.user.id, str(interaction.locale) if interaction.locale else None)
 
 
+async def count_command(interaction: discord.Interaction, command: Any) -> None:
+    """A slash command that returned: accepted, unless it answered a refusal itself (the
+    answer marked the interaction); one that raised is counted by the tree's error handler."""
+    _host(interaction).metrics.interaction("command",
+                                           interaction.extras.get("outcome", "accepted"))
+
+
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(StolikButton, StolikSelect)
     bot.add_listener(remember_language, "on_interaction")
+    bot.add_listener(count_command, "on_app_command_completion")

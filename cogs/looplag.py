@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -31,8 +32,11 @@ class LoopLag:
     """A task measuring the event loop's lag; start it on the running loop, stop it at close."""
 
     def __init__(self, interval: float = 0.05, *, report_every: float = 60.0,
-                 warn_after: float = 0.1, log_path: Path | None = None) -> None:
+                 warn_after: float = 0.1, log_path: Path | None = None,
+                 on_sample: Callable[[float], None] | None = None) -> None:
+        """``on_sample``: told every sample's lag, in seconds (the operator's metrics)."""
         self.interval = interval
+        self.on_sample = on_sample
         self.report_every = report_every
         self.warn_after = warn_after
         self.log_path = log_path
@@ -69,6 +73,8 @@ class LoopLag:
 
     def record(self, at: float, lag: float) -> None:
         lag = max(0.0, lag)
+        if self.on_sample is not None:
+            self.on_sample(lag)
         self.window.append(lag)
         self.worst = max(self.worst, lag)
         if self.log_path is not None:

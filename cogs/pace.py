@@ -26,7 +26,9 @@ class GlobalPace:
     its slot before it awaits anything."""
 
     def __init__(self, limit: int = DISCORD_GLOBAL_LIMIT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 on_wait: Callable[[float], None] | None = None) -> None:
+        """``on_wait``: told every call's wait for its slot, in seconds (0 when none)."""
         if limit < 1:
             raise ValueError("the limit must be at least one call a second")
         rate = 0.8 * limit
@@ -35,6 +37,7 @@ class GlobalPace:
         self.clock = clock
         self._next = 0.0  # when the next slot is free, once the burst is spent
         self.waited = 0  # calls that had to wait (for logs and benchmarks)
+        self.on_wait = on_wait
 
     def delay(self) -> float:
         """Reserve a slot; how long to wait for it."""
@@ -45,6 +48,8 @@ class GlobalPace:
 
     async def __aenter__(self) -> None:
         wait = self.delay()
+        if self.on_wait is not None:
+            self.on_wait(wait)
         if wait > 0:
             self.waited += 1
             await asyncio.sleep(wait)

@@ -166,6 +166,12 @@ class Store:
             "SELECT id FROM sessions WHERE status IN ('lobby', 'active') ORDER BY id")
         return [r[0] for r in rows]
 
+    async def count_open(self) -> int:
+        """Lobbies and running games (an operator's gauge)."""
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
+        return int(row[0])
+
     async def open_sessions(self) -> list[SessionRow]:
         rows = await self.db.fetchall(
             self._select_sessions("WHERE s.status IN ('lobby', 'active') ORDER BY s.id"))

@@ -13,7 +13,7 @@ from typing import ParamSpec, TypeVar
 from db.database import DamagedRow, StoreBusy, StoreError
 from engines.base import GameError
 
-__all__ = ["GameError", "SessionError", "StoreError", "tells_store_failures"]
+__all__ = ["GameError", "SessionError", "StoreError", "outcome_of", "tells_store_failures"]
 
 log = logging.getLogger(__name__)
 
@@ -48,3 +48,20 @@ def tells_store_failures(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable
             raise SessionError("error.store_failed", "storage failed, nothing changed") from exc
 
     return wrapper
+
+
+#: the keys of the refusals :func:`tells_store_failures` makes of a storage failure
+STORE_FAILURES = frozenset({"error.store_busy", "error.store_failed"})
+
+
+def outcome_of(error: BaseException | None) -> str:
+    """How a request ended, for the operator's counters: ``accepted`` (no error), ``stale`` (a
+    button behind the game), ``refused`` (any other refusal the user is told), ``failed`` (the
+    store failed, or a bug)."""
+    if error is None:
+        return "accepted"
+    if isinstance(error, GameError):
+        if error.key == "error.stale":
+            return "stale"
+        return "failed" if error.key in STORE_FAILURES else "refused"
+    return "failed"

@@ -26,7 +26,7 @@ from db.store import ChannelBusy, SessionRow, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, GameError, State
 from session import computer, logs
 from session.clocks import Pace, Quiet, parse_pace
-from session.errors import SessionError, tells_store_failures
+from session.errors import SessionError, outcome_of, tells_store_failures
 from session.standings import Standings
 from session.turns import TurnClocks
 from session.values import Notice, Outcome, event_notices, says_the_move
@@ -91,6 +91,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _ignore_move(game: str, outcome: str) -> None:
+    """No one counts the moves (tests, the demo)."""
+
+
 class Sessions:
     """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
 
@@ -103,10 +107,13 @@ class Sessions:
         idle_after: timedelta = IDLE_WARNING_AFTER,
         state_cache: int = STATE_CACHE_SIZE,
         strict_bots: bool = False,
+        on_move: Callable[[str, str], None] | None = None,
     ) -> None:
         """``strict_bots``: a failing computer player raises (the tests) instead of a seeded
         fallback move being played (production); see session/computer.py."""
         self.idle_after = idle_after
+        #: told (game, outcome) of every player's move (:func:`session.errors.outcome_of`)
+        self.on_move = on_move or _ignore_move
         self.db = db
         self.store = Store(db)
         self.standings = Standings(db)
@@ -364,16 +371,24 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
-        check_code(code)
-        async with self.locked(session_id):
-            row = await self.session(session_id)
-            seat = self.playing_seat(row, user_id)
-            await self.check_fresh(row, seat, version)
-            outcome = Outcome(row, new_turn=False)
-            # typed codes are logged as the engine spells them (``PICK 05`` -> ``pick 5``)
-            code = engines.get(row.game_id).canonical(await self.state(row), seat, code)
-            await self.apply_move(outcome, seat, user_id, code)
-            return await self.settle(await self.run_computer_players(outcome))
+        game = "unknown"  # until the session is read
+        try:
+            check_code(code)
+            async with self.locked(session_id):
+                row = await self.session(session_id)
+                game = row.game_id
+                seat = self.playing_seat(row, user_id)
+                await self.check_fresh(row, seat, version)
+                outcome = Outcome(row, new_turn=False)
+                # typed codes are logged as the engine spells them (``PICK 05`` -> ``pick 5``)
+                code = engines.get(row.game_id).canonical(await self.state(row), seat, code)
+                await self.apply_move(outcome, seat, user_id, code)
+                outcome = await self.settle(await self.run_computer_players(outcome))
+        except Exception as error:  # counted, then raised as it was
+            self.on_move(game, outcome_of(error))
+            raise
+        self.on_move(game, "accepted")
+        return outcome
 
     async def apply_move(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
                      kind: str = "move") -> None:

@@ -17,6 +17,7 @@ from cogs.adapters import Channels
 from cogs.board import Board
 from cogs.hands import Hands
 from cogs.host import Host
+from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
 from cogs.replies import Replies
 from session.posts import Posts
@@ -194,7 +195,7 @@ def host_for(client: FakeClient, sessions: Sessions) -> Host:
     board = Board(sessions, posts, pace, channels, Replies(pace), hands,
                   owns=lambda guild_id: True)
     return Host(sessions, compose(sessions, owns=lambda guild_id: True), pace, channels, board,
-                hands)
+                hands, Metrics())
 
 
 class FakeClient:
@@ -307,6 +308,7 @@ class FakeInteraction:
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
     thinking: bool = False
+    extras: dict[str, Any] = field(default_factory=dict)  # as discord.Interaction's
     id: int = field(default_factory=lambda: next(_ids))
     #: Discord's 15 minutes for follow-ups and edits with the interaction's token
     expires_at: datetime.datetime = field(
