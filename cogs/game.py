@@ -119,11 +119,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        defaults = await host.rooms.profile.server_defaults(interaction.guild_id)
-        lang = defaults.lang or language_of_channel(interaction)
-        pace = pace or defaults.pace
         created = None
         try:
+            # the first read: a database that is away is told here like any refusal
+            defaults = await host.rooms.profile.server_defaults(interaction.guild_id)
+            lang = defaults.lang or language_of_channel(interaction)
+            pace = pace or defaults.pace
             channel_id = interaction.channel_id or 0
             if thread:
                 created = await open_thread(interaction, t(lang, f"game.{game}"))
