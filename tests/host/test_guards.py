@@ -12,6 +12,7 @@ import pytest
 import cogs.hands as hands_module
 import engines
 from cogs.game import GameCog
+from engines.base import GameError
 from session import replay
 from session.present import notices_text
 from session.service import DM_RETRY_AFTER, Sessions
@@ -155,3 +156,101 @@ def test_forged_component_ids_parse_to_nothing(custom_id):
     from session import ids
 
     assert ids.parse(custom_id) is None
+
+
+async def test_dms_discord_failed_are_paused_for_that_user(sessions):
+    """After a 5xx the user's DMs wait (:data:`cogs.hands.DM_PAUSE`): the next hands are not
+    sent into the failure one by one."""
+    client = FakeClient(sessions)
+    client.failing_dms.add(2)
+    await toy_rounds(client, 3)
+    assert client.users[2].dm_attempts == 1
+    assert told(client, 2) == 1
+
+
+@pytest.fixture
+def silent_toy(monkeypatch):
+    """The toy game, with its "picked" event for the picker's eyes only: a game with secrets
+    whose engine says nothing public about a move (only the reveal)."""
+    from tests.host import toy
+
+    apply = toy.GAME.apply
+
+    def silent(state, seat, action):
+        new, events = apply(state, seat, action)
+        return new, [{**e, "private_to": seat} if e["key"] == "toy.event.picked" else e
+                     for e in events]
+
+    monkeypatch.setattr(toy.GAME, "apply", silent)
+
+
+async def toy_game(sessions: Sessions):
+    await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="Ala",
+                       players=2)
+    return (await sessions.join(CH, 2, "Bo")).session
+
+
+async def test_a_hidden_move_the_engine_keeps_quiet_is_never_named(sessions, silent_toy,
+                                                                   monkeypatch):
+    """No "Ala played pick 3" for a game with secrets: not on the board, in /game log or in
+    the replay's log."""
+    from session.profile import Profile
+
+    row = await toy_game(sessions)
+    outcome = await sessions.act(row.id, 1, "pick 3")  # the board's news
+    assert [n.key for n in outcome.notices] == []
+    outcome = await sessions.act(row.id, 2, "pick 1")
+    assert [n.key for n in outcome.notices] == ["toy.event.revealed"]
+    row = outcome.session
+    keys = [n.key for n in await Profile(sessions).public_log(row)]
+    assert keys == ["toy.event.revealed"]
+    monkeypatch.setattr(replay, "animate", lambda views, row, lang: b"")  # not drawn here
+    codes = await replay.moves(sessions, row.id)
+    _, moves = secrets_of(row, codes)
+    made = replay.build(row, codes, "en")
+    assert [line.split(". ", 1)[1] for line in made.log.splitlines()] == notices_text(
+        row, [Notice("toy.event.revealed", {"picks": [3, 1]})], "en")
+    assert not set(made.log.splitlines()) & set(moves)
+
+
+async def test_a_hidden_games_public_board_shows_no_seats_view_and_no_choices(sessions):
+    from session import ids, present
+
+    row = await toy_game(sessions)
+    outcome = await sessions.act(row.id, 1, "pick 3")  # one seat left to act: Bo
+    row = outcome.session
+    assert outcome.to_act == [1] and outcome.public is not None
+    assert "private" not in outcome.public
+    state = await sessions.state(row)
+    spec = await present.turn_message(row, state, [], "en")
+    assert spec.image is not None and b"private" not in spec.image
+    parsed = [ids.parse(item.custom_id) for line in spec.rows for item in line]
+    # "My move" opens a private picker; no move's code is on the public message
+    assert all(p is not None and p.kind in ("pick", "hand", "undo") and p.payload == ""
+               for p in parsed)
+
+
+async def test_a_button_another_seat_was_offered_is_stale_for_the_next_player(sessions):
+    """A board offered one player's choices (version v); that player moved; the next player
+    clicks one of those old buttons: stale, even though the choice is legal for them now
+    (they have not acted since v, but their choices at v were none)."""
+    await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1,
+                       name="Ala", players=2)
+    row = (await sessions.join(CH, 2, "Bo")).session
+    game = engines.get("kingdomino")
+    for _ in range(20):
+        state = await sessions.state(row)
+        first = game.to_act(state)[0]
+        offered = game.legal_actions(state, first)
+        moved = (await sessions.act(row.id, row.seats[first].user_id, offered[0])).session
+        after = await sessions.state(moved)
+        nxt = game.to_act(after)[0]
+        shared = [c for c in offered[1:] if c in game.legal_actions(after, nxt)]
+        if nxt != first and shared:
+            with pytest.raises(GameError) as refused:
+                await sessions.act(row.id, moved.seats[nxt].user_id, shared[0], row.version)
+            assert refused.value.key == "error.stale"
+            assert (await sessions.session(row.id)).version == moved.version
+            return
+        row = moved
+    pytest.fail("no turn passed between two players with a choice left in common")
