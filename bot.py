@@ -84,6 +84,17 @@ def backup(target: str, dest: str) -> int:
     return 0
 
 
+async def catch_up_standings(sessions: Any) -> int:
+    """Count the games that ended just before a stop, once the database answers."""
+    from session.errors import until_stored
+
+    counted = await until_stored(lambda: sessions.standings.catch_up(sessions.now()),
+                                 "standings catch-up at start-up")
+    if counted:
+        logging.info("counted %d ended games in the standings", counted)
+    return counted
+
+
 def make_bot(config: Settings):
     """The bot, its parts built from ``config`` when it starts (``setup_hook``)."""
     import discord
@@ -100,6 +111,7 @@ def make_bot(config: Settings):
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.errors import until_stored
     from session.health import Health
     from session.posts import Posts
     from session.rooms import compose
@@ -146,10 +158,9 @@ def make_bot(config: Settings):
             board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
                           owns=self.owns)
             self.host = Host(self.sessions, self.rooms, pace, channels, board, hands, metrics)
-            # games that ended just before a stop, not yet in the stats and ratings
-            counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
-            if counted:
-                logging.info("counted %d ended games in the standings", counted)
+            # games that ended just before a stop, not yet in the stats and ratings: counted
+            # beside the start (retried while the database is away; counting is idempotent)
+            self.catching_up = asyncio.create_task(catch_up_standings(self.sessions))
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
             self.tree.error(on_command_error)  # every command answers, whatever goes wrong
@@ -168,7 +179,9 @@ def make_bot(config: Settings):
             # turn clocks, reminders and archiving: one task, all its state in the database
             if self.timers is None:
                 # boards whose post was started and never recorded (a crash, Discord failing)
-                self.reconciling = asyncio.create_task(self.host.board.reconcile())
+                # (retried while the database is away: an outage delays it, never drops it)
+                self.reconciling = asyncio.create_task(
+                    until_stored(self.host.board.reconcile, "board reconcile at start-up"))
                 self.timers = asyncio.create_task(
                     self.rooms.timers.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it
@@ -179,9 +192,10 @@ def make_bot(config: Settings):
 
         async def close(self) -> None:
             # a failed login (wrong token) closes before setup_hook made any of these
-            timers = getattr(self, "timers", None)
-            if timers is not None:
-                timers.cancel()
+            for task in ("timers", "reconciling", "catching_up"):
+                running = getattr(self, task, None)
+                if running is not None:
+                    running.cancel()
             loop_lag = getattr(self, "loop_lag", None)
             if loop_lag is not None:
                 await loop_lag.stop()

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from cogs.pace import GlobalPace
-from session.errors import GameError, outcome_of
+from session.errors import GameError, StoreError, outcome_of, store_refusal
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from text.catalog import error_text, language, t
 
@@ -109,7 +109,13 @@ async def answer_error(interaction: discord.Interaction, error: GameError) -> No
 
 async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
     """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
-    and the user still gets a clear private answer instead of "thinking…" forever."""
+    and the user still gets a clear private answer instead of "thinking…" forever. A database
+    failure that reached this far is no bug: the user is told it as such, without a trace."""
+    if isinstance(exc, StoreError):
+        log.error("interaction %s of user %s: storage failed: %s", interaction.id,
+                  interaction.user.id, exc)
+        await answer_error(interaction, store_refusal(exc))
+        return
     log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
               exc_info=exc)
     interaction.extras["outcome"] = "failed"

@@ -24,7 +24,7 @@ from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
 from session.present import MessageSpec
-from session.service import Sessions
+from session.service import Sessions, started
 from session.values import Outcome
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ class Board:
         bare = self._still_bare(retired)
         channel = await self.channels.get(row.channel_id)
         current = await self.sessions.session(row.id)
-        if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
+        if row.status == "lobby" or (row.status == "abandoned" and not started(row)):
             # only the newest lobby message keeps its Join/Start/Leave buttons
             self._live.pop(row.id, None)
             await self._post_lobby(row, channel, current, outcome, reply)

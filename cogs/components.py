@@ -310,8 +310,11 @@ async def remember_language(interaction: discord.Interaction) -> None:
     """Every interaction carries the user's Discord language: their DMs use it. (A listener:
     the interaction itself is served by the command or component; an error here is logged by
     discord.py and changes nothing else.)"""
-    await _host(interaction).hands.remember_language(
-        interaction.user.id, str(interaction.locale) if interaction.locale else None)
+    try:
+        await _host(interaction).hands.remember_language(
+            interaction.user.id, str(interaction.locale) if interaction.locale else None)
+    except StoreError as exc:  # the database is away: the interaction itself tells the user
+        log.warning("language of user %s not saved: %s", interaction.user.id, exc)
 
 
 async def count_command(interaction: discord.Interaction, command: Any) -> None:

@@ -44,10 +44,12 @@ class Profile:
                                            cur["quiet_end"], cur["pings"])
         return cur
 
+    @tells_store_failures
     async def server_defaults(self, guild_id: int | None) -> ServerDefaults:
         """A server's pace, reminder and absence hours and language (Stolik's where unset)."""
         return await nudges.server_defaults(self.store, guild_id)
 
+    @tells_store_failures
     async def save_server_defaults(self, guild_id: int, *, pace: str | None = None,
                                    remind_hours: float | None = None,
                                    absent_hours: float | None = None,
@@ -84,16 +86,19 @@ class Profile:
                 for exc in unreadable]
         return sorted(out, key=lambda entry: entry["id"] or 0)
 
+    @tells_store_failures
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
         """Per game type: games, wins and average score, in this server and everywhere (kept
         rows: see session/standings.py)."""
         return await self.sessions.standings.stats(user_id, guild_id)
 
+    @tells_store_failures
     async def leaderboard(self, game_id: str, guild_id: int | None = None,
                           limit: int = 10) -> list[tuple[int, float, int]]:
         """(user, rating, rated games) best first, in one server or (None) everywhere."""
         return await self.sessions.standings.leaderboard(game_id, guild_id, limit)
 
+    @tells_store_failures
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
         game = engines.get(row.game_id)

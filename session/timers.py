@@ -18,12 +18,13 @@ from typing import Any
 
 import engines
 from db import timers as timer_sql
-from db.database import StoreBusy, StoreError
+from db.database import DamagedRow, StoreError
 from db.store import SessionRow
 from engines.base import GameError
 from session import logs
 from session.absence import Absence
 from session.clocks import spent
+from session.errors import Backoff, StoreFailed, until_stored
 from session.service import ARCHIVE_AFTER_WARNING, Sessions
 from session.values import Outcome, TimerEvent
 
@@ -191,26 +192,32 @@ class Timers:
     async def recover(self) -> list[TimerEvent]:
         """At start-up: what a stop may have left half done. Computer seats whose turn came
         just before the stop move now; a player whose time ran out is put to the vote again
-        (the first announcement may not have reached Discord)."""
+        (the first announcement may not have reached Discord). A game the database failed
+        (away, or busy with players' clicks) is tried again, with a bounded backoff, until it
+        is done: an outage at start-up delays its recovery, never drops it."""
         events: list[TimerEvent] = []
-        busy: list[int] = []
-        for session_id in await self.store.open_session_ids():
-            try:
-                events += await self._recover_one(session_id)
-            except StoreBusy:
-                # players are already clicking in it (another process, or this one's first
-                # clicks): try again once the others are done
-                busy.append(session_id)
-            except (GameError, LookupError, ValueError, TypeError):
-                # one damaged game (unreadable row, a log that no longer replays) must not
-                # stop the recovery of every other game
-                log.exception("start-up recovery of session %s failed", session_id)
-        for session_id in busy:
-            try:
-                events += await self._recover_one(session_id)
-            except StoreBusy as exc:
-                log.warning("start-up recovery of session %s skipped: %s", session_id, exc)
-        return events
+        left = await until_stored(self.store.open_session_ids, "start-up recovery")
+        backoff = Backoff()
+        while True:
+            failed: list[int] = []
+            for session_id in left:
+                try:
+                    events += await self._recover_one(session_id)
+                except DamagedRow:
+                    log.exception("start-up recovery of session %s failed", session_id)
+                except (StoreError, StoreFailed) as exc:
+                    # the database is away, or players are already clicking in it (another
+                    # process, or this one's first clicks): again once the others are done
+                    log.warning("start-up recovery of session %s: %s", session_id, exc)
+                    failed.append(session_id)
+                except (GameError, LookupError, ValueError, TypeError):
+                    # one damaged game (unreadable row, a log that no longer replays) must
+                    # not stop the recovery of every other game
+                    log.exception("start-up recovery of session %s failed", session_id)
+            if not failed:
+                return events
+            left = failed
+            await backoff.wait()
 
     async def _recover_one(self, session_id: int) -> list[TimerEvent]:
         with logs.scope(session_id=session_id):
@@ -267,6 +274,8 @@ class Timers:
                 for event in pending + await self.fire_due():
                     await self._publish(publish, event)
                 pending = []
+            except StoreError as exc:  # the database is away: the next poll tries again
+                log.error("timer dispatch: %s", exc)
             except Exception:
                 log.exception("timer dispatch failed")
             wait = await self._wait(poll)

@@ -95,6 +95,17 @@ class FakeChannel:
         self.threads: list[FakeThread] = []
         #: HTTP statuses the next sends fail with (after discord.py's own retries), in order
         self.failures: list[int] = []
+        #: members an overwrite denies View Channel, or Read Message History
+        self.hidden_from: set[int] = set()
+        self.history_hidden_from: set[int] = set()
+
+    def permissions_for(self, member: Any) -> discord.Permissions:
+        """A member's permissions here, as discord.py resolves them from the roles and this
+        channel's overwrites: a member's usual ones, less what an overwrite denies them."""
+        if member.id in self.hidden_from:
+            return discord.Permissions.none()  # no View Channel: nothing else either
+        return discord.Permissions(view_channel=True, send_messages=True,
+                                   read_message_history=member.id not in self.history_hidden_from)
 
     async def send(self, content: str | None = None, *, view=None, file=None,
                    allowed_mentions: discord.AllowedMentions | None = None,
@@ -204,6 +215,7 @@ class FakeClient:
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
+        self.gone: set[int] = set()  # deleted channels (or ones the bot can no longer see)
         self.host = host_for(self, sessions)
 
     def channel(self, channel_id: int) -> FakeChannel:
@@ -215,10 +227,13 @@ class FakeClient:
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
 
-    def get_channel(self, channel_id: int) -> FakeChannel:
-        return self.channel(channel_id)
+    def get_channel(self, channel_id: int) -> FakeChannel | None:
+        return None if channel_id in self.gone else self.channel(channel_id)
 
     async def fetch_channel(self, channel_id: int) -> FakeChannel:
+        if channel_id in self.gone:  # as Discord answers for a deleted channel
+            raise discord.NotFound(types.SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10003, "message": "Unknown Channel"})
         return self.channel(channel_id)
 
     def user(self, user_id: int, name: str | None = None) -> FakeUser:
