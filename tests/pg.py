@@ -57,11 +57,23 @@ class PostgresServer:
             self._demote = demote
         self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
                   "--locale=C", "--no-sync")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server on its data (after :meth:`halt`: the database comes back)."""
+        pg_ctl = find_bin("pg_ctl")
+        assert pg_ctl is not None
         options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
                    f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
         self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
-        return self
+
+    def halt(self) -> None:
+        """Stop the server at once, keeping its data: an outage until :meth:`resume`."""
+        pg_ctl = find_bin("pg_ctl")
+        assert pg_ctl is not None
+        self._run(pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}&port={PORT}"
