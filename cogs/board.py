@@ -169,7 +169,6 @@ class Board:
             log.warning("session %s: late bare mark not settled: %s", session_id, exc)
 
     async def _unmark(self, session_id: int, message_id: int) -> None:
-        """The board has its buttons again: its bare mark goes."""
         if self._marked.get(session_id) == message_id:
             del self._marked[session_id]
         await self.posts.unmark_bare(session_id, message_id)
@@ -225,13 +224,13 @@ class Board:
                         session_id, message.id, exc)
         live = self._live.get(session_id)
         shown = live is not None and live.version == version
+        if session_id not in self._rechecks and len(self._rechecks) < LIVE_BOARDS:
+            self._rechecks[session_id] = asyncio.create_task(
+                self._recheck(session_id, message, reply, version, shown))
         if shown:
             self._bare.pop(message.id, None)
             await self._show_buttons(await self.channels.get(reply.channel_id or 0), session_id,
                                      message, reply)
-        if session_id not in self._rechecks and len(self._rechecks) < LIVE_BOARDS:
-            self._rechecks[session_id] = asyncio.create_task(
-                self._recheck(session_id, message, reply, version, shown))
 
     async def _show_buttons(self, channel: Any, session_id: int, message: discord.Message,
                             reply: discord.Interaction | None) -> None:
@@ -270,8 +269,7 @@ class Board:
 
     async def _recheck(self, session_id: int, message: discord.Message,
                        reply: discord.Interaction, version: int, shown: bool) -> None:
-        """Retry :meth:`_give_back` every :data:`RECHECK_EVERY` seconds until the store
-        answers (for :data:`RECHECK_FOR` at most)."""
+        """:meth:`_give_back` every :data:`RECHECK_EVERY` s until the store answers."""
         deadline = asyncio.get_running_loop().time() + RECHECK_FOR
         try:
             while True:

@@ -57,10 +57,6 @@ class Posts:
         """(session id, message id) of every board marked bare and not shown again since."""
         return await self.store.bare_boards()
 
-    async def open_session_ids(self) -> list[int]:
-        """Every lobby and running game."""
-        return await self.store.open_session_ids()
-
     async def takes_pings(self, user_id: int) -> bool:
         """Whether a board may ping the user (they did not turn pings off)."""
         settings = await self.store.settings(user_id)
