@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import random
+import sqlite3
+import time
 
 import discord
 import pytest
@@ -11,6 +14,7 @@ import pytest
 import cogs.board as board_module
 import engines
 from cogs.adapters import message_kwargs, on_command_error
+from cogs.components import route
 from cogs.game import GameCog
 from engines.base import GameError
 from session import ids, present
@@ -267,3 +271,33 @@ async def test_a_board_marked_bare_that_is_no_longer_live_costs_no_call(client, 
     client.host = host_for(client, sessions)
     assert await client.host.board.reconcile() == 0
     assert old.edits == edits and await client.host.board.posts.bare_boards() == []
+
+
+async def test_a_store_too_slow_to_mark_the_board_gets_a_plain_defer_at_once(client, sessions,
+                                                                           db_path):
+    """The bare mark is written before the first answer takes the buttons off, within
+    BARE_MARK_BUDGET: with the store's write lock held elsewhere the click is answered at
+    once with a deferred update and the board keeps its buttons; the late mark is dropped
+    before the move, which goes through once the lock is free."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    board = client.channel(CH).last
+    [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
+    act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
+    blocker = sqlite3.connect(str(db_path), isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    clicked = FakeInteraction(client, client.user(row.seats[mover].user_id), CH, message=board)
+    started = time.monotonic()
+    handled = asyncio.create_task(route(clicked, act, None))
+    while not clicked.answered and time.monotonic() - started < 2:
+        await asyncio.sleep(0.005)
+    answered_in = time.monotonic() - started
+    assert clicked.response.type == discord.InteractionResponseType.deferred_message_update
+    assert answered_in < board_module.BARE_MARK_BUDGET + 0.2
+    assert board.sent.view and board.sent.view.children  # the buttons stayed
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    await handled
+    assert (await sessions.in_channel(CH)).version == row.version + 1
+    assert await client.host.board.posts.bare_boards() == []
+    await assert_one_live_board(client)
