@@ -19,7 +19,7 @@ from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
 from cogs.hands import Hands
 from cogs.pace import GlobalPace
 from cogs.replies import Replies
-from session import facts, present
+from session import facts, ids, present
 from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
@@ -504,17 +504,17 @@ class Board:
         not the live one: posted by a process that stopped before recording them."""
         channel = await self.channels.get(row.channel_id)
         after = discord.Object(row.turn_message_id) if row.turn_message_id else None
-        prefix = f"sk:{row.id}:"
         try:
             async with self.pace:  # one page of history: one call
                 found = [message async for message in channel.history(limit=50, after=after)]
             for message in found:
-                if message.id == live:
-                    continue
-                # only this bot's messages carry components with its custom ids
-                if any(getattr(item, "custom_id", None) and item.custom_id.startswith(prefix)
-                       for component in message.components
-                       for item in getattr(component, "children", [])):
+                # only this bot's messages carry components with its custom ids; a vote's
+                # ballot (posted meanwhile by a timer) is no board
+                kinds = {getattr(ids.parse(item.custom_id or ""), "kind", None)
+                         for component in message.components
+                         for item in getattr(component, "children", [])
+                         if str(getattr(item, "custom_id", "")).startswith(f"sk:{row.id}:")}
+                if message.id != live and kinds - {"vote"}:
                     log.info("session %s: retiring unrecorded board %s", row.id, message.id)
                     async with self.pace:
                         await message.edit(view=None)

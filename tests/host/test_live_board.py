@@ -301,3 +301,34 @@ async def test_a_store_too_slow_to_mark_the_board_gets_a_plain_defer_at_once(cli
     assert (await sessions.in_channel(CH)).version == row.version + 1
     assert await client.host.board.posts.bare_boards() == []
     await assert_one_live_board(client)
+
+
+async def test_a_move_before_start_up_reconciliation_retires_the_unrecorded_board(client,
+                                                                                 sessions):
+    """kill -9 between a board's post and its record, and the first thing after the restart
+    is a move (before reconcile runs): its publish finds the intent left behind and retires
+    the unrecorded board too, so one board offers buttons; a ballot posted meanwhile keeps
+    its buttons (it is no board)."""
+    cog = await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    game = engines.get("kingdomino")
+    seat = game.to_act(await sessions.state(row))[0]
+    outcome = await sessions.act(row.id, row.seats[seat].user_id,
+                                 game.legal_actions(await sessions.state(row), seat)[0])
+    await sessions.store.board_pending(row.id, outcome.session.version, "2026-11-22T12:00:00")
+    spec = await present.turn_message(outcome.session, await sessions.state(outcome.session), [],
+                                      "en")
+    orphan = await client.channel(CH).send(**message_kwargs(spec))  # ...and the bot dies here
+    ballot = discord.ui.View()
+    ballot.add_item(discord.ui.Button(label="skip", custom_id=ids.vote(row.id, "timeout:1", "skip")))
+    vote = await client.channel(CH).send("vote", view=ballot)
+
+    client.host = host_for(client, sessions)  # the restarted bot: a move comes first
+    row = await sessions.in_channel(CH)
+    seat = game.to_act(await sessions.state(row))[0]
+    await play(cog, client, row.seats[seat].user_id,
+               game.legal_actions(await sessions.state(row), seat)[0])
+    assert not orphan.sent.view
+    assert [m for m in live(client) if m is not vote] == [client.channel(CH).last]
+    assert vote.sent.view and vote.sent.view.children
+    assert await client.host.board.reconcile() == 0  # nothing was left for it
