@@ -5,8 +5,9 @@ then started again, against the real bot process through the Discord stand-in.
                                   [--bot-checkout PATH] [--quiet-for 5]
 
 Opens ``--games`` Kingdomino games for two (one channel each), starts a move in
-``--in-flight`` of them (picked at random), kills the bot -9 a moment later (so some boards are left without
-buttons or posted and never recorded), starts it again and reports:
+``--in-flight`` of them (picked at random), kills the bot -9 once half of those clicks got
+their first answer (so some boards are left without buttons, or posted and never recorded),
+starts it again and reports:
 
 - the globally limited calls (everything but interaction endpoints: Discord's 50/s per token)
   the bot made from its start until it went quiet for ``--quiet-for`` seconds, by route, and
@@ -40,6 +41,7 @@ from tests.standin.server import Discord  # noqa: E402
 from tests.standin.users import Player, Refused, Table  # noqa: E402
 
 GAME = "kingdomino"
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
 def playable(table: Table) -> bool:
@@ -88,11 +90,21 @@ async def run(games: int, in_flight: int, db: str | None, checkout: Path,
         hit = rng.sample(tables, in_flight)
         spare = [t for t in tables if t not in hit]
         calm = [await timed_move(t) for t in spare[:5]]
+        # kill -9 as soon as half of the in-flight clicks got their first answer: the others
+        # are on their way, some boards bare, some moves recorded and their boards not
+        answered: list[int] = []
+
+        def kill_midway(call) -> None:
+            if call.key == CALLBACK and call.status == 200:
+                answered.append(1)
+                if len(answered) == max(1, in_flight // 2):
+                    bot.kill()
+
+        discord.on_answered = kill_midway
         tasks = [asyncio.ensure_future(t.make_move(t.movers()[0], False, timeout=30))
                  for t in hit if t.movers()]
-        await asyncio.sleep(rng.uniform(0.05, 0.3))
-        bot.kill()
         await bot.wait_dead()
+        discord.on_answered = None
         await asyncio.sleep(0.5)
         for task in tasks:
             task.cancel()
