@@ -134,11 +134,10 @@ class Board:
         return live is not None and live.version == version and live.movers == {user_id}
 
     async def mark_bare(self, session_id: int, message_id: int, version: int) -> bool:
-        """Record in the store that a click's first answer is about to take this board's
-        buttons off, so a stop before it is shown again is repaired at start-up from the
-        store alone (:meth:`restore_bare_boards`). Returns whether the mark was written within
-        :data:`BARE_MARK_BUDGET`: only then may the answer take the buttons off. A late write
-        is left running and awaited by :meth:`settle_mark` before the move."""
+        """Record that a click's first answer is about to take this board's buttons off (a stop
+        before it is shown again is then repaired at start-up: :meth:`restore_bare_boards`).
+        Whether it was written within :data:`BARE_MARK_BUDGET`: only then may the answer take
+        the buttons off; a late write is awaited by :meth:`settle_mark` before the move."""
         write = asyncio.ensure_future(self.posts.mark_bare(session_id, message_id, version))
         done, _ = await asyncio.wait({write}, timeout=BARE_MARK_BUDGET)
         if not done:
@@ -149,24 +148,29 @@ class Board:
         except StoreError as exc:  # no mark, no bare board: the answer defers
             log.warning("session %s: board not marked bare: %s", session_id, exc)
             return False
-        self._marked.pop(session_id, None)
-        self._marked[session_id] = message_id
-        while len(self._marked) > LIVE_BOARDS:
-            del self._marked[next(iter(self._marked))]
+        self._note_mark(session_id, message_id)
         return True
 
     async def settle_mark(self, session_id: int) -> None:
-        """After a deferred first answer whose mark was late: wait for it (a move's record
-        that drops marks must come after it) and drop it (the board kept its buttons)."""
+        """After a deferred first answer whose mark was late: wait for it, so that the move's
+        record, which drops the session's mark, comes after it (no write more under load:
+        a board shown again in place drops it, else a stale mark costs one edit at start-up)."""
         late = self._late.pop(session_id, None)
         if late is None:
             return
         write, message_id = late
         try:
             await write
-            await self.posts.unmark_bare(session_id, message_id)
-        except StoreError as exc:  # a stale mark costs one call at the next start-up
-            log.warning("session %s: late bare mark not settled: %s", session_id, exc)
+        except StoreError as exc:
+            log.warning("session %s: late bare mark failed: %s", session_id, exc)
+            return
+        self._note_mark(session_id, message_id)
+
+    def _note_mark(self, session_id: int, message_id: int) -> None:
+        self._marked.pop(session_id, None)
+        self._marked[session_id] = message_id
+        while len(self._marked) > LIVE_BOARDS:
+            del self._marked[next(iter(self._marked))]
 
     async def _unmark(self, session_id: int, message_id: int) -> None:
         if self._marked.get(session_id) == message_id:
@@ -206,10 +210,8 @@ class Board:
         (a click on them posts that board, as before); else (the game moved on in place meanwhile) the
         current board is shown in it. A newer board or an ended game leaves it retired.
 
-        When the database fails (the move most likely failed for the same reason) the board
-        gets its buttons back from memory if this process's newest board of the game is at
-        ``version``, and a task checks it against the store once the store answers again
-        (:meth:`_recheck`): a clickable board is back without a restart or a typed command."""
+        When the store fails the buttons come back from memory if this process's newest board
+        of the game is at ``version``, and :meth:`_recheck` checks it once the store answers."""
         message = reply.message
         if message is None:
             return

@@ -277,8 +277,8 @@ async def test_a_store_too_slow_to_mark_the_board_gets_a_plain_defer_at_once(cli
                                                                            db_path):
     """The bare mark is written before the first answer takes the buttons off, within
     BARE_MARK_BUDGET: with the store's write lock held elsewhere the click is answered at
-    once with a deferred update and the board keeps its buttons; the late mark is dropped
-    before the move, which goes through once the lock is free."""
+    once with a deferred update and the board keeps its buttons; the move goes through once
+    the lock is free, after the late mark (its record drops the mark)."""
     await start(client, "kingdomino", 2)
     row = await sessions.in_channel(CH)
     board = client.channel(CH).last
