@@ -106,12 +106,15 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         await interaction.response.edit_message(content=t(lang_of(interaction), "ui.done"),
                                                 view=None, attachments=[])
     elif message is not None and parsed.version is not None \
-            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id):
+            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id) \
+            and await host.board.mark_bare(parsed.session_id, message.id, parsed.version):
+        # (marked in the store first, within a budget: a stop now is repaired at start-up)
         await interaction.response.edit_message(view=None)
         retired = message.id
         host.board.took_buttons(message.id)
     else:
         await interaction.response.defer()
+        await host.board.settle_mark(parsed.session_id)
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
     # the board goes out on this click's interaction (exempt from Discord's global limit)

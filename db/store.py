@@ -359,10 +359,12 @@ class Store:
              " started_at = excluded.started_at", (session_id, version, now))])
 
     async def board_posted(self, session_id: int, message_id: int | None) -> None:
-        """Record the posted board as the turn message and drop its intent, together."""
+        """Record the posted board as the turn message and drop its intent, together; the
+        board before it is retired, so no bare mark of the session is left to repair."""
         await self.db.batch([
             ("UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)),
-            ("DELETE FROM board_posts WHERE session_id = ?", (session_id,))])
+            ("DELETE FROM board_posts WHERE session_id = ?", (session_id,)),
+            ("DELETE FROM bare_boards WHERE session_id = ?", (session_id,))])
 
     async def pending_boards(self) -> list[int]:
         """Sessions with a board whose post was started and never recorded."""
@@ -372,6 +374,25 @@ class Store:
     async def board_is_pending(self, session_id: int) -> bool:
         return await self.db.lookup(
             "SELECT 1 FROM board_posts WHERE session_id = ?", (session_id,)) is not None
+
+    # --- boards whose buttons a first answer is taking off (migrations/045_bare_boards.sql)
+    async def mark_bare(self, session_id: int, message_id: int, version: int) -> None:
+        await self.db.batch([
+            ("INSERT INTO bare_boards (session_id, message_id, version) VALUES (?, ?, ?)"
+             " ON CONFLICT (session_id) DO UPDATE SET message_id = excluded.message_id,"
+             " version = excluded.version", (session_id, message_id, version))])
+
+    async def unmark_bare(self, session_id: int, message_id: int) -> None:
+        """The board is shown again (only that board's mark: a newer one stays)."""
+        await self.db.batch([
+            ("DELETE FROM bare_boards WHERE session_id = ? AND message_id = ?",
+             (session_id, message_id))])
+
+    async def bare_boards(self) -> list[tuple[int, int]]:
+        """(session id, message id) of every board marked bare."""
+        rows = await self.db.fetchall(
+            "SELECT session_id, message_id FROM bare_boards ORDER BY session_id")
+        return [(row["session_id"], row["message_id"]) for row in rows]
 
     # --- direct messages ----------------------------------------------------------------
     async def dm_refused_until(self, user_id: int) -> str | None:

@@ -58,10 +58,9 @@ class PostgresServer:
             self._demote = demote
         self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        self._options = options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
-                   f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
-        self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "-t", "60", "start")
+        self._options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
+                         f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
+        self.resume()
         return self
 
     def url(self, database: str = "postgres") -> str:
