@@ -48,12 +48,19 @@ MIN_CONTRAST = 4.5
 #: images are judged as shown on a phone this many pixels wide; a label a player needs to
 #: choose a move must then be >= PHONE_MIN_PX tall: font px * PHONE_WIDTH / image width
 PHONE_WIDTH = 390
-PHONE_MIN_PX = 9
+PHONE_MIN_PX = 11
+#: an icon (crown, seat marker, resource, building) must be >= this wide at phone width
+PHONE_MIN_ICON_PX = 14
 
 
 def min_label_px(image_width: int) -> int:
     """The smallest font size (px) that stays >= PHONE_MIN_PX at phone width."""
     return -(-PHONE_MIN_PX * image_width // PHONE_WIDTH)
+
+
+def min_icon_px(image_width: int) -> int:
+    """The smallest icon size (px) that stays >= PHONE_MIN_ICON_PX at phone width."""
+    return -(-PHONE_MIN_ICON_PX * image_width // PHONE_WIDTH)
 
 
 @lru_cache(maxsize=64)
@@ -172,6 +179,7 @@ def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
 def draw_seat_marker(img: Image.Image, seat: int, center: tuple[int, int], px: int,
                      faded: bool = False) -> None:
     """Paste the seat's marker centred at ``center`` (``img`` RGB or RGBA)."""
+    note_icon("seat", px)
     marker = seat_marker(seat, px, faded)
     x, y = center[0] - px // 2, center[1] - px // 2
     if img.mode == "RGBA":
@@ -219,6 +227,47 @@ def text_records() -> list[TextRecord] | None:
     """The list ``record_text`` is filling, or None: for drawing surfaces other than
     ``draw_text`` (render/canvas.py) that record their text themselves."""
     return _recording.get()
+
+
+@dataclass
+class IconRecord:
+    """An icon as drawn: what it is and its size (its smaller side) in image px."""
+
+    kind: str
+    px: int
+    #: width of the PNG the icon ended in (set by to_png or the canvas)
+    image_width: int = 0
+
+    def phone_px(self) -> float:
+        return self.px * PHONE_WIDTH / self.image_width if self.image_width else 0.0
+
+
+_icon_recording: ContextVar[list[IconRecord] | None] = ContextVar("render_icon_records",
+                                                                  default=None)
+
+
+@contextmanager
+def record_icons() -> Iterator[list[IconRecord]]:
+    """Record every icon a renderer notes (``note_icon``) while active: for tests. Icons in
+    cached layers are noted where the layer is pasted, so caches need no bypass."""
+    records: list[IconRecord] = []
+    token = _icon_recording.set(records)
+    try:
+        yield records
+    finally:
+        _icon_recording.reset(token)
+
+
+def note_icon(kind: str, px: int, image_width: int = 0) -> None:
+    """Tell ``record_icons`` that an icon ``px`` wide was drawn (no-op when not recording)."""
+    records = _icon_recording.get()
+    if records is not None:
+        records.append(IconRecord(kind, int(px), image_width))
+
+
+def icon_records() -> list[IconRecord] | None:
+    """The list ``record_icons`` is filling, or None (for render/canvas.py)."""
+    return _icon_recording.get()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -357,9 +406,8 @@ def to_png(image: Image.Image, compress_level: int = 6,
            palette: Image.Image | None = None) -> bytes:
     """Encode as PNG; palette conversion keeps board images small. ``palette`` (from
     ``fixed_palette``) maps to known colours instead of building a palette per image."""
-    records = _recording.get()
-    if records is not None:
-        for record in records:
+    for records in (_recording.get(), _icon_recording.get()):
+        for record in records or ():
             if not record.image_width:
                 record.image_width = image.width
     buf = io.BytesIO()
