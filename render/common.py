@@ -421,6 +421,51 @@ def to_png(image: Image.Image, compress_level: int = 6,
     return buf.getvalue()
 
 
+#: the terrain textures ``draw_pattern`` draws
+PATTERNS = ("stalks", "trees", "waves", "tufts", "reeds", "hatch", "bricks", "peaks")
+
+
+def draw_pattern(d: ImageDraw.ImageDraw, kind: str, px: int, ink: Any) -> None:
+    """A terrain texture (the cue beside its colour) over a square ``px`` wide from (0, 0):
+    ``kind`` one of ``PATTERNS``; ``ink`` a colour or palette index."""
+    step = max(7, px // 4)
+    if kind == "stalks":  # short upright strokes in staggered rows
+        for row, y in enumerate(range(3, px - 4, step)):
+            for x in range(3 + (row % 2) * step // 2, px - 2, step):
+                d.line([x, y, x, y + step // 2], fill=ink, width=2)
+    elif kind == "trees":  # small triangles
+        for row, y in enumerate(range(3, px - step // 2, step)):
+            for x in range(2 + (row % 2) * step // 2, px - step // 2, step):
+                d.polygon([(x + step / 4, y), (x + step / 2, y + step / 2), (x, y + step / 2)],
+                          fill=ink)
+    elif kind == "waves":  # zigzag lines
+        for y in range(step // 2, px - 2, step):
+            pts = [(x, y + (2 if (x // 4) % 2 else -2)) for x in range(0, px + 4, 4)]
+            d.line(pts, fill=ink, width=1)
+    elif kind == "tufts":  # little "v"s of grass
+        for row, y in enumerate(range(3, px - 5, step)):
+            for x in range(2 + (row % 2) * step // 2, px - 6, step):
+                d.line([(x, y), (x + 2, y + 4), (x + 4, y)], fill=ink, width=2)
+    elif kind == "reeds":  # short dashes
+        for row, y in enumerate(range(step // 2, px - 2, step // 2 + 2)):
+            for x in range(2 + (row % 2) * step // 2, px - 3, step):
+                d.line([x, y, x + step // 2, y], fill=ink, width=2)
+    elif kind == "bricks":  # staggered courses of stones
+        for row, y in enumerate(range(0, px, step)):
+            d.line([0, y, px, y], fill=ink, width=1)
+            for x in range((row % 2) * step // 2, px, step):
+                d.line([x, y, x, y + step], fill=ink, width=1)
+    elif kind == "peaks":  # small mountain outlines
+        for row, y in enumerate(range(step // 2 + 2, px - 1, step)):
+            for x in range(1 + (row % 2) * step // 2, px - step + 2, step):
+                d.line([(x, y), (x + step // 2 - 1, y - step // 2 + 1), (x + step - 2, y)],
+                       fill=ink, width=2)
+    else:  # hatch: diagonal lines
+        for k in range(-px, px, step // 2 + 2):
+            d.line([k, px, k + px, 0], fill=ink, width=1)
+
+
+
 def column_label(index: int) -> str:
     """0 -> 'A', 25 -> 'Z' (grids in Stolik are never wider than 26)."""
     return chr(ord("A") + index)

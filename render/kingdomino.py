@@ -26,6 +26,7 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     column_label,
+    draw_pattern,
     draw_seat_marker,
     draw_text,
     fixed_palette,
@@ -135,36 +136,6 @@ def _crown(h: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def _pattern(d: ImageDraw.ImageDraw, terrain: str, px: int, ink: tuple[int, int, int]) -> None:
-    """The terrain's texture (``TERRAIN_PATTERNS``), spaced for a square ``px`` wide."""
-    kind = TERRAIN_PATTERNS[terrain]
-    step = max(7, px // 4)
-    if kind == "stalks":  # short upright strokes in staggered rows
-        for row, y in enumerate(range(3, px - 4, step)):
-            for x in range(3 + (row % 2) * step // 2, px - 2, step):
-                d.line([x, y, x, y + step // 2], fill=ink, width=2)
-    elif kind == "trees":  # small triangles
-        for row, y in enumerate(range(3, px - step // 2, step)):
-            for x in range(2 + (row % 2) * step // 2, px - step // 2, step):
-                d.polygon([(x + step / 4, y), (x + step / 2, y + step / 2), (x, y + step / 2)],
-                          fill=ink)
-    elif kind == "waves":  # zigzag lines
-        for y in range(step // 2, px - 2, step):
-            pts = [(x, y + (2 if (x // 4) % 2 else -2)) for x in range(0, px + 4, 4)]
-            d.line(pts, fill=ink, width=1)
-    elif kind == "tufts":  # little "v"s of grass
-        for row, y in enumerate(range(3, px - 5, step)):
-            for x in range(2 + (row % 2) * step // 2, px - 6, step):
-                d.line([(x, y), (x + 2, y + 4), (x + 4, y)], fill=ink, width=2)
-    elif kind == "reeds":  # short dashes
-        for row, y in enumerate(range(step // 2, px - 2, step // 2 + 2)):
-            for x in range(2 + (row % 2) * step // 2, px - 3, step):
-                d.line([x, y, x + step // 2, y], fill=ink, width=2)
-    else:  # hatch: diagonal lines
-        for k in range(-px, px, step // 2 + 2):
-            d.line([k, px, k + px, 0], fill=ink, width=1)
-
-
 def _crown_rows(crowns: int, px: int, crown: Image.Image) -> list[int] | None:
     """Crowns per row that fit a square ``px`` wide, or None (then one crown and the count)."""
     rows = [crowns] if crowns < 3 else [2, crowns - 2]
@@ -183,7 +154,7 @@ def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = Fals
         colour, ink = _faded(colour, FADED), _faded(ink, FADED)
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
-    _pattern(d, terrain, px, ink)
+    draw_pattern(d, TERRAIN_PATTERNS[terrain], px, ink)
     d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0, 90))
     if crowns:
         icon = _crown(crown_h)
