@@ -421,49 +421,76 @@ def to_png(image: Image.Image, compress_level: int = 6,
     return buf.getvalue()
 
 
+def _stalks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Short upright strokes in staggered rows."""
+    for row, y in enumerate(range(3, px - 4, step)):
+        for x in range(3 + (row % 2) * step // 2, px - 2, step):
+            d.line([x, y, x, y + step // 2], fill=ink, width=2)
+
+
+def _trees(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Small triangles."""
+    for row, y in enumerate(range(3, px - step // 2, step)):
+        for x in range(2 + (row % 2) * step // 2, px - step // 2, step):
+            d.polygon([(x + step / 4, y), (x + step / 2, y + step / 2), (x, y + step / 2)],
+                      fill=ink)
+
+
+def _waves(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Zigzag lines."""
+    for y in range(step // 2, px - 2, step):
+        d.line([(x, y + (2 if (x // 4) % 2 else -2)) for x in range(0, px + 4, 4)], fill=ink,
+               width=1)
+
+
+def _tufts(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Little "v"s of grass."""
+    for row, y in enumerate(range(3, px - 5, step)):
+        for x in range(2 + (row % 2) * step // 2, px - 6, step):
+            d.line([(x, y), (x + 2, y + 4), (x + 4, y)], fill=ink, width=2)
+
+
+def _reeds(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Short dashes."""
+    for row, y in enumerate(range(step // 2, px - 2, step // 2 + 2)):
+        for x in range(2 + (row % 2) * step // 2, px - 3, step):
+            d.line([x, y, x + step // 2, y], fill=ink, width=2)
+
+
+def _hatch(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Diagonal lines."""
+    for k in range(-px, px, step // 2 + 2):
+        d.line([k, px, k + px, 0], fill=ink, width=1)
+
+
+def _bricks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Staggered courses of stones."""
+    for row, y in enumerate(range(0, px, step)):
+        d.line([0, y, px, y], fill=ink, width=1)
+        for x in range((row % 2) * step // 2, px, step):
+            d.line([x, y, x, y + step], fill=ink, width=1)
+
+
+def _peaks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Small mountain outlines."""
+    for row, y in enumerate(range(step // 2 + 2, px - 1, step)):
+        for x in range(1 + (row % 2) * step // 2, px - step + 2, step):
+            d.line([(x, y), (x + step // 2 - 1, y - step // 2 + 1), (x + step - 2, y)],
+                   fill=ink, width=2)
+
+
 #: the terrain textures ``draw_pattern`` draws
-PATTERNS = ("stalks", "trees", "waves", "tufts", "reeds", "hatch", "bricks", "peaks")
+PATTERNS: dict[str, Callable[[ImageDraw.ImageDraw, int, int, Any], None]] = {
+    "stalks": _stalks, "trees": _trees, "waves": _waves, "tufts": _tufts, "reeds": _reeds,
+    "hatch": _hatch, "bricks": _bricks, "peaks": _peaks,
+}
 
 
 def draw_pattern(d: ImageDraw.ImageDraw, kind: str, px: int, ink: Any) -> None:
-    """A terrain texture (the cue beside its colour) over a square ``px`` wide from (0, 0):
-    ``kind`` one of ``PATTERNS``; ``ink`` a colour or palette index."""
-    step = max(7, px // 4)
-    if kind == "stalks":  # short upright strokes in staggered rows
-        for row, y in enumerate(range(3, px - 4, step)):
-            for x in range(3 + (row % 2) * step // 2, px - 2, step):
-                d.line([x, y, x, y + step // 2], fill=ink, width=2)
-    elif kind == "trees":  # small triangles
-        for row, y in enumerate(range(3, px - step // 2, step)):
-            for x in range(2 + (row % 2) * step // 2, px - step // 2, step):
-                d.polygon([(x + step / 4, y), (x + step / 2, y + step / 2), (x, y + step / 2)],
-                          fill=ink)
-    elif kind == "waves":  # zigzag lines
-        for y in range(step // 2, px - 2, step):
-            pts = [(x, y + (2 if (x // 4) % 2 else -2)) for x in range(0, px + 4, 4)]
-            d.line(pts, fill=ink, width=1)
-    elif kind == "tufts":  # little "v"s of grass
-        for row, y in enumerate(range(3, px - 5, step)):
-            for x in range(2 + (row % 2) * step // 2, px - 6, step):
-                d.line([(x, y), (x + 2, y + 4), (x + 4, y)], fill=ink, width=2)
-    elif kind == "reeds":  # short dashes
-        for row, y in enumerate(range(step // 2, px - 2, step // 2 + 2)):
-            for x in range(2 + (row % 2) * step // 2, px - 3, step):
-                d.line([x, y, x + step // 2, y], fill=ink, width=2)
-    elif kind == "bricks":  # staggered courses of stones
-        for row, y in enumerate(range(0, px, step)):
-            d.line([0, y, px, y], fill=ink, width=1)
-            for x in range((row % 2) * step // 2, px, step):
-                d.line([x, y, x, y + step], fill=ink, width=1)
-    elif kind == "peaks":  # small mountain outlines
-        for row, y in enumerate(range(step // 2 + 2, px - 1, step)):
-            for x in range(1 + (row % 2) * step // 2, px - step + 2, step):
-                d.line([(x, y), (x + step // 2 - 1, y - step // 2 + 1), (x + step - 2, y)],
-                       fill=ink, width=2)
-    else:  # hatch: diagonal lines
-        for k in range(-px, px, step // 2 + 2):
-            d.line([k, px, k + px, 0], fill=ink, width=1)
-
+    """A terrain texture (the cue beside its colour: colour is never alone) over a square
+    ``px`` wide from (0, 0): ``kind`` one of ``PATTERNS``; ``ink`` a colour or palette
+    index. The spacing grows with the square, never under 7 px, so it shows on a phone."""
+    PATTERNS[kind](d, px, max(7, px // 4), ink)
 
 
 def column_label(index: int) -> str:
