@@ -150,8 +150,8 @@ def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = Fals
     """One terrain square: colour, pattern and its crowns (``crown_h`` tall)."""
     colour = TERRAIN_COLOURS[terrain]
     ink = PATTERN_COLOURS[terrain]
-    if faded:
-        colour, ink = _faded(colour, FADED), _faded(ink, FADED)
+    if faded:  # the pattern in the terrain's full colour: a colour the palette keeps exact
+        colour, ink = _faded(colour, FADED), colour
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
     draw_pattern(d, TERRAIN_PATTERNS[terrain], px, ink)
