@@ -12,7 +12,13 @@ pair at CIEDE2000 >= 20 under simulated deuteranopia, protanopia and tritanopia
 Text: renderers write through ``draw_text`` with a colour from ``text_on`` / ``legible``
 (WCAG AA, contrast >= 4.5:1). Under ``record_text()`` every call is recorded with the colours
 actually under it and the width of the PNG it ends in, so tests check contrast and phone
-readability (``PHONE_WIDTH``) of every text in every image.
+readability (``PHONE_WIDTH``) of every text in every image: >= ``PHONE_MIN_PX`` (11 px) once
+the image is shown 390 px wide. Icons (crowns, seat markers, resources, buildings) are noted
+with ``note_icon`` where they are pasted (cached layers included) and checked the same way
+under ``record_icons()``: >= ``PHONE_MIN_ICON_PX`` (14 px).
+
+Terrains: a colour and a texture (``draw_pattern``) or a glyph, so that no two terrains are
+told apart by colour alone (tests/render/test_terrain_patterns.py).
 """
 
 from __future__ import annotations
