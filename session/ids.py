@@ -71,7 +71,7 @@ def rematch(session_id: int) -> str:
 
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
 #: the number of a menu among a message's menus (none: the first)
-_MENU = re.compile(r"[1-4]")
+_MENU = re.compile(r"[1-4]?")
 
 
 def parse(custom_id: str) -> Parsed | None:
@@ -101,6 +101,6 @@ def parse(custom_id: str) -> Parsed | None:
     if not (sep and sep2 and version.isascii() and version.isdigit() and kind in _KINDS) \
             or int(version) > MAX_ID:
         return None
-    if kind == "s" and payload and not _MENU.fullmatch(payload):
+    if kind == "s" and not _MENU.fullmatch(payload):
         return None
     return Parsed(sid, _KINDS[kind], int(version), payload)

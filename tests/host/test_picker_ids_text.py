@@ -25,12 +25,14 @@ def test_codes_that_fit_a_menu_are_offered_as_whole_moves():
         ("end now", True)]
 
 
-def _path(codes: list[str], code: str) -> list[str]:
-    """The prefixes chosen on the way to ``code``, each step within a menu."""
+def _path(codes: list[str], code: str, menus: int = 1) -> list[str]:
+    """The prefixes chosen on the way to ``code``, each step within ``menus`` menus."""
     prefix, chosen = "", []
     while True:
-        s = step(codes, prefix)
-        assert 0 < len(s.choices) <= MENU_SIZE
+        s = step(codes, prefix, menus)
+        assert 0 < len(s.choices) <= MENU_SIZE * max(1, len(s.menus)) and len(s.menus) <= menus
+        assert all(count <= MENU_SIZE for _, count in s.menus)
+        assert sum(count for _, count in s.menus) in (0, len(s.choices))
         choice = next(c for c in s.choices if (c.complete and c.value == code)
                       or (not c.complete and covers(c.value, code, codes)))
         chosen.append(choice.value)
@@ -63,6 +65,15 @@ def test_when_no_grouping_fits_the_codes_are_cut_into_chunks_two_clicks_away():
     assert all(sum(1 for c in codes if tuple(c.split()[:3]) == cell) ==
                sum(1 for c in inside.choices if tuple(c.value.split()[:3]) == cell)
                for cell in cells), "a cell's turns are never split between chunks"
+
+
+def test_up_to_five_menus_side_by_side_offer_whole_moves_in_one_click():
+    codes = [f"place {c}{r} {d}" for c in "ABCDE" for r in range(1, 5) for d in ("Q", "R")]
+    s = step(codes)
+    assert [label for label, _ in s.menus] == ["A1 … C4", "D1 … E4"]
+    for code in codes:
+        assert _path(codes, code, menus=5) == [code]
+    assert step(PLACEMENTS, menus=5).menus == ()  # 162 codes: more than five menus hold
 
 
 def test_a_big_grid_is_two_clicks_away_in_chunks_of_whole_cells():
