@@ -96,10 +96,14 @@ def action_label(row: SessionRow, state: dict[str, Any], code: str, lang: str) -
 
 
 def token_label(game_id: str, lang: str, label: str) -> str:
-    """A group's tokens ("pick fisher_king", "place T17 K27 … L28") in words: each token
-    by the game's verb (or term) text where it has one."""
-    return " ".join(lookup(lang, f"{game_id}.verb.{token}") or lookup(lang, f"{game_id}.term.{token}")
-                    or token for token in label.split())
+    """A group's tokens ("pick fisher_king", "place T17 K27 … L28") in words: each token by
+    the game's button text (``do.<game>.verb.<token>``), verb or term where it has one; a
+    word after the first ("Build: Sky tower A1") so that no word needs another's case."""
+    words = [lookup(lang, f"do.{game_id}.verb.{token}") or lookup(lang, f"{game_id}.verb.{token}")
+             or lookup(lang, f"{game_id}.term.{token}") or token for token in label.split()]
+    if len(words) > 1 and words[0] != label.split()[0]:
+        return f"{words[0]}: " + " ".join(words[1:])
+    return " ".join(words)
 
 
 def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: str) -> str:

@@ -114,7 +114,7 @@ def test_every_button_text_is_a_move_text_of_its_language_with_its_fields():
         assert buttons, lang
         for key in buttons:
             described = key[len("do."):]
-            assert described in table, (lang, key)
+            assert described in table, (lang, key)  # (a verb's button text: of its verb)
             assert template_fields(table[key]) <= template_fields(table[described]), (lang, key)
         for key in ("picker.trail", "picker.menu", "do.dwoch_nastepcow.action.end"):
             assert key in table, (lang, key)
