@@ -171,7 +171,10 @@ async def _picker_step(interaction: discord.Interaction, parsed: ids.Parsed) -> 
     state = await host.sessions.state(row)
     if parsed.payload in codes and present.previewed(row.game_id, parsed.payload):
         return await present.preview_message(row, state, seat, parsed.payload, lang)
-    return present.picker_message(row, state, codes, parsed.payload, lang)
+    spec = present.picker_message(row, state, codes, parsed.payload, lang)
+    if not spec.rows:  # a prefix that opens no legal move: no button of ours carries one
+        raise SessionError("error.bad_component", f"no move after {parsed.payload!r}")
+    return spec
 
 
 async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
