@@ -21,6 +21,7 @@ still understood, for buttons posted before this picker.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: options one Discord select menu can hold
@@ -112,14 +113,13 @@ def _chunks(split: list[list[str]]) -> list[list[list[str]]]:
 
 
 def _chunk_label(chunk: list[list[str]], depth: int) -> str:
-    """``first … last``, from the first token in which they differ (what tells chunks apart)."""
+    """``first … last``: each from the token where they part, with the one after it
+    (``place T17 K27 … L28``, ``place T29 N31 … T44 M30``)."""
     first, last = chunk[0], chunk[-1]
-    at = _common(chunk)
     if first == last:
         return " ".join(first[depth:])
-    shown = max(at, depth)
-    return (" ".join(first[depth:shown + 1]) + f" {ELLIPSIS} " + " ".join(last[shown:shown + 1])
-            ).strip()
+    at = max(_common(chunk), depth)
+    return f"{' '.join(first[depth:at + 2])} {ELLIPSIS} {' '.join(last[at:at + 2])}".strip()
 
 
 def _ordered(split: list[list[str]], depth: int) -> list[list[str]]:
@@ -131,6 +131,19 @@ def _ordered(split: list[list[str]], depth: int) -> list[list[str]]:
         if len(tokens) > depth:
             after.setdefault(tokens[depth], []).append(tokens)
     return ends + [s for group in after.values() for s in _ordered(group, depth + 1)]
+
+
+def _natural(tokens: list[str]) -> tuple[tuple[tuple[int, int, str], ...], ...]:
+    """Sort key: token by token, numbers as numbers (``T5`` before ``T29``, ``B3`` before
+    ``B10``)."""
+    return tuple(tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                       for part in re.findall(r"\d+|\D+", token)) for token in tokens)
+
+
+def _arranged(split: list[list[str]]) -> list[list[str]]:
+    """More than a menu: in natural order, so that a menu or chunk named by its first and last
+    holds what lies between them; else the engine's order (``pick 1`` .. ``pick 4``)."""
+    return sorted(split, key=_natural) if len(split) > MENU_SIZE else split
 
 
 def _open(codes: list[str], prefix: str) -> tuple[list[list[str]], tuple[str, ...]]:
@@ -146,6 +159,7 @@ def _open(codes: list[str], prefix: str) -> tuple[list[list[str]], tuple[str, ..
     for number in chunks:
         if len(open_) <= MENU_SIZE or not number.isdigit():
             return [], tuple(trail)  # no step cut these codes into chunks
+        open_ = _arranged(open_)
         parts = _chunks(open_)
         if int(number) >= len(parts):
             return [], tuple(trail)
@@ -168,6 +182,7 @@ def step(codes: list[str], prefix: str = "", menus: int = MENUS) -> Step:
         return Step(prefix, (), trail)
     if len(open_) <= MENU_SIZE:
         return Step(prefix, _whole(open_), trail)
+    open_ = _arranged(open_)
     depth = _common(open_)
     parts = _chunks(open_)
     if len(parts) <= menus:

@@ -18,7 +18,7 @@ import render
 from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
-from session.picker import MENU_SIZE, MENUS, Choice, Step, step
+from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
 from session.values import Notice
 from session.workers import off_loop
 from text.catalog import lookup, t
@@ -99,9 +99,14 @@ def token_label(game_id: str, lang: str, label: str) -> str:
     """A group's tokens ("pick fisher_king", "place T17 K27 … L28") in words: each token by
     the game's button text (``do.<game>.verb.<token>``), verb or term where it has one; a
     word after the first ("Build: Sky tower A1") so that no word needs another's case."""
+    return f" {ELLIPSIS} ".join(_words(game_id, lang, part) for part in label.split(f" {ELLIPSIS} "))
+
+
+def _words(game_id: str, lang: str, label: str) -> str:
+    tokens = label.split()
     words = [lookup(lang, f"do.{game_id}.verb.{token}") or lookup(lang, f"{game_id}.verb.{token}")
-             or lookup(lang, f"{game_id}.term.{token}") or token for token in label.split()]
-    if len(words) > 1 and words[0] != label.split()[0]:
+             or lookup(lang, f"{game_id}.term.{token}") or token for token in tokens]
+    if len(words) > 1 and words[0] != tokens[0]:
         return f"{words[0]}: " + " ".join(words[1:])
     return " ".join(words)
 
@@ -109,8 +114,9 @@ def token_label(game_id: str, lang: str, label: str) -> str:
 def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: str) -> str:
     if choice.complete:
         label = action_label(row, state, choice.value, lang)
-    else:
+    else:  # a group: "…" says a choice follows
         label = token_label(row.game_id, lang, choice.label)
+        label = label if ELLIPSIS in label else f"{label} {ELLIPSIS}"
     return label[:80]
 
 
@@ -164,7 +170,7 @@ def step_rows(row: SessionRow, state: dict[str, Any], current: Step, lang: str
             at += count
             rows.append([SelectSpec(
                 ids.select(row.id, row.version, n),
-                t(lang, "picker.menu", range=token_label(row.game_id, lang, label))[:150],
+                token_label(row.game_id, lang, label)[:150],
                 [(choice_label(row, state, c, lang),
                   ids.select_value(c.value, not previewed(row.game_id, c.value))) for c in part])])
         return rows

@@ -70,7 +70,7 @@ def test_when_no_grouping_fits_the_codes_are_cut_into_chunks_two_clicks_away():
 def test_up_to_five_menus_side_by_side_offer_whole_moves_in_one_click():
     codes = [f"place {c}{r} {d}" for c in "ABCDE" for r in range(1, 5) for d in ("Q", "R")]
     s = step(codes)
-    assert [label for label, _ in s.menus] == ["A1 … C4", "D1 … E4"]
+    assert [label for label, _ in s.menus] == ["A1 Q … C4 R", "D1 Q … E4 R"]
     for code in codes:
         assert _path(codes, code, menus=5) == [code]
     assert step(PLACEMENTS, menus=5).menus == ()  # 162 codes: more than five menus hold

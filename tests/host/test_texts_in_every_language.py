@@ -116,7 +116,7 @@ def test_every_button_text_is_a_move_text_of_its_language_with_its_fields():
             described = key[len("do."):]
             assert described in table, (lang, key)  # (a verb's button text: of its verb)
             assert template_fields(table[key]) <= template_fields(table[described]), (lang, key)
-        for key in ("picker.trail", "picker.menu", "do.dwoch_nastepcow.action.end"):
+        for key in ("picker.trail", "do.dwoch_nastepcow.action.end"):
             assert key in table, (lang, key)
     assert t("en", "do.dwoch_nastepcow.action.end") == "End turn"
     assert t("uk", "do.dwoch_nastepcow.action.end") == "Завершіть хід"
