@@ -34,8 +34,10 @@ def pick(session_id: int, version: int, prefix: str) -> str:
     return f"sk:{session_id}:{version}:p:{prefix}"
 
 
-def select(session_id: int, version: int) -> str:
-    return f"sk:{session_id}:{version}:s:"
+def select(session_id: int, version: int, menu: int = 0) -> str:
+    """A menu of moves; ``menu`` tells apart the menus of one message (Discord wants every
+    custom id of a message different)."""
+    return f"sk:{session_id}:{version}:s:{menu or ''}"
 
 
 def select_value(value: str, complete: bool) -> str:
@@ -68,6 +70,8 @@ def rematch(session_id: int) -> str:
 
 
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
+#: the number of a menu among a message's menus (none: the first)
+_MENU = re.compile(r"[1-4]?")
 
 
 def parse(custom_id: str) -> Parsed | None:
@@ -100,5 +104,7 @@ def parse(custom_id: str) -> Parsed | None:
     kind, sep2, payload = tail.partition(":")
     if not (sep and sep2 and version.isascii() and version.isdigit() and kind in _KINDS) \
             or int(version) > MAX_ID:
+        return None
+    if kind == "s" and not _MENU.fullmatch(payload):
         return None
     return Parsed(sid, _KINDS[kind], int(version), payload)

@@ -18,7 +18,7 @@ import render
 from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
-from session.picker import MENU_SIZE, Choice, step
+from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
 from session.values import Notice
 from session.workers import off_loop
 from text.catalog import lookup, t
@@ -87,12 +87,45 @@ def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> st
     return text(row.game_id, lang, row, key, params)
 
 
+def action_label(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
+    """A move on its button, as an imperative ("Take Inn (TR2)", "End turn"): the catalog's
+    ``do.<key>`` where the move's description reads as narration ("takes Inn (TR2)")."""
+    key, params = engines.get(row.game_id).describe(state, code)
+    button = f"do.{key}"
+    return text(row.game_id, lang, row, button if lookup(lang, button) else key, params)
+
+
+def token_label(game_id: str, lang: str, label: str) -> str:
+    """A group's tokens ("pick fisher_king", "place T17 K27 … L28") in words: each token by
+    the game's button text (``do.<game>.verb.<token>``), verb or term where it has one; a
+    word after the first ("Build: Sky tower A1") so that no word needs another's case."""
+    return f" {ELLIPSIS} ".join(_words(game_id, lang, part) for part in label.split(f" {ELLIPSIS} "))
+
+
+def _words(game_id: str, lang: str, label: str) -> str:
+    tokens = label.split()
+    words = [lookup(lang, f"do.{game_id}.verb.{token}") or lookup(lang, f"{game_id}.verb.{token}")
+             or lookup(lang, f"{game_id}.term.{token}") or token for token in tokens]
+    if len(words) > 1 and words[0] != tokens[0]:
+        return f"{words[0]}: " + " ".join(words[1:])
+    return " ".join(words)
+
+
 def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: str) -> str:
     if choice.complete:
-        label = describe(row, state, choice.value, lang)
-    else:
-        label = lookup(lang, f"{row.game_id}.verb.{choice.label}") or choice.label
+        label = action_label(row, state, choice.value, lang)
+    else:  # a group: "…" says a choice follows
+        label = token_label(row.game_id, lang, choice.label)
+        label = label if ELLIPSIS in label else f"{label} {ELLIPSIS}"
     return label[:80]
+
+
+def picker_title(row: SessionRow, current: Step, lang: str) -> str:
+    """What the picker asks, with what was chosen so far: "Place a tile → T17 … → what next?"."""
+    if not current.trail:
+        return t(lang, "ui.pick_move")
+    return t(lang, "picker.trail", trail=" → ".join(
+        token_label(row.game_id, lang, label) for label in current.trail))
 
 
 @functools.cache
@@ -111,11 +144,36 @@ def previewed(game_id: str, code: str) -> bool:
     return module is not None and bool(code.split()) and code.split()[0] in module.VERBS
 
 
-def picker_rows(
-    row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str
-) -> list[list[ButtonSpec | SelectSpec]]:
-    """The components for one step of choosing a move (buttons, or a menu when many)."""
+def picker_message(row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str,
+                   lang: str) -> MessageSpec:
+    """One step of choosing a move, privately: what was chosen so far, and the choices."""
     current = step(codes, prefix)
+    return MessageSpec(picker_title(row, current, lang),
+                       rows=step_rows(row, state, current, lang))
+
+
+def picker_rows(
+    row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str,
+    menus: int = MENUS,
+) -> list[list[ButtonSpec | SelectSpec]]:
+    """The components for one step of choosing a move (buttons, or menus when many)."""
+    return step_rows(row, state, step(codes, prefix, menus), lang)
+
+
+def step_rows(row: SessionRow, state: dict[str, Any], current: Step, lang: str
+              ) -> list[list[ButtonSpec | SelectSpec]]:
+    if current.menus:  # whole moves in menus side by side, each named by what it holds
+        rows: list[list[ButtonSpec | SelectSpec]] = []
+        at = 0
+        for n, (label, count) in enumerate(current.menus):
+            part = current.choices[at:at + count]
+            at += count
+            rows.append([SelectSpec(
+                ids.select(row.id, row.version, n),
+                token_label(row.game_id, lang, label)[:150],
+                [(choice_label(row, state, c, lang),
+                  ids.select_value(c.value, not previewed(row.game_id, c.value))) for c in part])])
+        return rows
     choices = current.choices[:MENU_SIZE]
     if not choices:
         return []
@@ -195,7 +253,9 @@ def turn_rows(
     if game.meta.hidden_information or len(to_act) != 1:
         tools.append(ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"), "primary"))
     else:
-        rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang)[:4]
+        # four rows at most: the fifth is for the tools
+        rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang,
+                           menus=4)[:4]
     if game.meta.hidden_information:
         tools.append(ButtonSpec(ids.hand(row.id), t(lang, "ui.my_hand")))
     if row.version > 0:
