@@ -269,7 +269,8 @@ def check_players(meta: GameMeta, players: int, variants: list[str]) -> None:
     """Reject a player count or variant the game does not allow (shared by every setup)."""
     if not meta.min_players <= players <= meta.max_players:
         raise BadOptions(
-            "error.players_range",
+            "error.players_exact" if meta.min_players == meta.max_players
+            else "error.players_range",
             f"{meta.id} is for {meta.min_players}-{meta.max_players} players, not {players}",
             game=meta.id, min=meta.min_players, max=meta.max_players, players=players,
         )

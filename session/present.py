@@ -6,6 +6,7 @@ public here is built from the spectator view; private views only go to their own
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import re
@@ -15,13 +16,13 @@ from typing import Any
 
 import engines
 import render
-from db.store import SessionRow
+from db.store import SeatRow, SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
 from session.values import Notice
 from session.workers import off_loop
-from text.catalog import lookup, t
+from text.catalog import LANGUAGES, lookup, name, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
 MAX_BUTTONS = 20
@@ -59,6 +60,36 @@ def names(row: SessionRow) -> list[str]:
     return [seat.name for seat in row.seats]
 
 
+@functools.cache
+def _computer_names() -> re.Pattern[str]:
+    """A computer seat's stored name in any language ('Komputer 3 (łatwy)'): the name was
+    written in the lobby's language, and is shown again in each reader's."""
+    numbered = "|".join(
+        re.escape(t(lang, "ui.computer_name", n=0)).replace("0", rf"(?P<n{i}>\d+)")
+        for i, lang in enumerate(LANGUAGES))
+    return re.compile(rf"^(?:{numbered})(?: \(.+\))?$")
+
+
+def seat_name(seat: SeatRow, lang: str) -> str:
+    """The name of a seat as ``lang``'s reader sees it: a computer player's from the catalog."""
+    found = _computer_names().match(seat.name) if seat.is_bot else None
+    if found is None:
+        return seat.name
+    number = int(next(n for n in found.groups() if n is not None))
+    shown = t(lang, "ui.computer_name", n=number)
+    if seat.level is not None and seat.name.endswith(")"):
+        shown += f" ({t(lang, f'bots.level.{seat.level}')})"
+    return shown
+
+
+def reader_row(row: SessionRow, lang: str) -> SessionRow:
+    """``row`` with every seat named for ``lang``'s reader (see :func:`seat_name`)."""
+    if not any(seat.is_bot for seat in row.seats):
+        return row
+    return dataclasses.replace(row, seats=[dataclasses.replace(seat, name=seat_name(seat, lang))
+                                           for seat in row.seats])
+
+
 def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
     if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
             and isinstance(value[1], dict):
@@ -68,8 +99,8 @@ def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) 
     if isinstance(value, str):
         if key == "choice":
             return t(lang, value)
-        term = lookup(lang, f"game.{value}" if key == "game" else f"{game_id}.term.{value}")
-        return term if term is not None else value
+        term = f"game.{value}" if key == "game" else f"{game_id}.term.{value}"
+        return name(lang, term) if lookup(lang, term) is not None else value
     return value
 
 
@@ -78,8 +109,8 @@ def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, A
     shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
     seat = params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(row.seats):
-        shown["player"] = row.seats[seat].name
-    return t(lang, key, **shown)
+        shown["player"] = seat_name(row.seats[seat], lang)
+    return name(lang, key, **shown)  # a nested name keeps its forms for the outer template
 
 
 def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
@@ -142,6 +173,7 @@ def picker_rows(
 async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, code: str,
                           lang: str) -> MessageSpec:
     """What a move would do, as an image and words, with Confirm and Back buttons."""
+    row = reader_row(row, lang)
     module = preview_module(row.game_id)
     assert module is not None, f"{row.game_id} previews no move"
     result = module.preview(state, seat, code)
@@ -226,6 +258,7 @@ async def turn_message(
     """The message posted in the channel after every turn: board image, news, whose move.
     ``public`` and ``to_act``: the spectator view and the seats to act, when the change that
     produced ``state`` already worked them out (:class:`Outcome`)."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     view = game.view(state, None) if public is None else public
     lines = notices_text(row, notices, lang)
@@ -252,6 +285,7 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
                       lang: str) -> str:
     """The board in words: the game, what just happened, whose move it is and the scores
     (or the final places). Built from public notices and totals only, like the board."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     parts = [t(lang, "alt.board", game=t(lang, f"game.{row.game_id}"))]
     news = [line for line in notices_text(row, notices, lang) if line]
@@ -277,6 +311,7 @@ def alt_text(parts: list[str]) -> str:
 
 def final_lines(row: SessionRow, lang: str) -> list[str]:
     """Final results: places, totals and each seat's score breakdown."""
+    row = reader_row(row, lang)
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
     result = row.result
@@ -309,6 +344,7 @@ def _too_long(lines: list[str]) -> bool:
 
 def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
     """Each seat's score breakdown, when the final results had no room for it (else none)."""
+    row = reader_row(row, lang)
     if not row.result or not _too_long(_with_breakdown(row, lang)):
         return []
     out: list[str] = []
@@ -349,6 +385,7 @@ def pace_description(pace_json: str, lang: str) -> str:
 
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
     """Game, variants (by their names), seats and pace, with Join/Start/Leave."""
+    row = reader_row(row, lang)
     lines = notices_text(row, notices, lang)
     variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
                          for v in row.options.get("variants", [])) or "-"
@@ -368,6 +405,7 @@ async def hand_message(
     row: SessionRow, state: dict[str, Any], seat: int, lang: str
 ) -> MessageSpec:
     """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
+    row = reader_row(row, lang)
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     game = engines.get(row.game_id)
@@ -397,7 +435,7 @@ def mention(row: SessionRow, seat: int) -> str:
 
 def timer_message(event: Any, lang: str) -> MessageSpec | None:
     """What a fired timer shows in the channel: one message per event, never more."""
-    row = event.session
+    row = reader_row(event.session, lang)
     game = t(lang, f"game.{row.game_id}")
     if event.kind in ("remind", "last_call", "ping"):
         seats = event.params.get("seats") or [(event.seat, event.params.get("left"))]
