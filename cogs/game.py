@@ -481,7 +481,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif"),
+        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif",
+                              description=made.description),
                  discord.File(io.BytesIO(made.log.encode()), filename=f"stolik-{row.id}.txt")]
         await interaction.followup.send(
             t(lang, "ui.replay", game=t(lang, f"game.{row.game_id}"), id=row.id,

@@ -103,6 +103,16 @@ class ScoreLine:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class TieBreak:
+    """One of the rulebook's tie-breaks after the points, in the order it applies: ``key``
+    names it in the catalog (``kingdomino.tiebreak.largest``), ``values`` holds each seat's
+    number (more is better). The final results show how each tie was broken with them."""
+
+    key: str
+    values: list[int]
+
+
 class Game(ABC):
     """Rules of one game. Methods never mutate the state they are given."""
 
@@ -176,6 +186,11 @@ class Game(ABC):
     @abstractmethod
     def ranking(self, state: State) -> list[list[int]]:
         """Seats grouped by place, best first; a group of several is a shared place."""
+
+    def tiebreaks(self, state: State) -> list[TieBreak]:
+        """The rulebook's tie-breaks after the points, in order (none: ties are shared).
+        :meth:`ranking` must order seats by ``(total, *values)`` (a contract test checks)."""
+        return []
 
     # --- notation and descriptions ------------------------------------------------------
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:

@@ -6,7 +6,6 @@ public here is built from the spectator view; private views only go to their own
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import re
@@ -16,13 +15,15 @@ from typing import Any
 
 import engines
 import render
-from db.store import SeatRow, SessionRow
+from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
+from session.seatnames import reader_row, seat_name
+from session.ties import tie_lines
 from session.values import Notice
 from session.workers import off_loop
-from text.catalog import LANGUAGES, lookup, name, t
+from text.catalog import lookup, name, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
 MAX_BUTTONS = 20
@@ -60,37 +61,11 @@ def names(row: SessionRow) -> list[str]:
     return [seat.name for seat in row.seats]
 
 
-@functools.cache
-def _computer_names() -> re.Pattern[str]:
-    """A computer seat's stored name in any language ('Komputer 3 (łatwy)'): the name was
-    written in the lobby's language, and is shown again in each reader's."""
-    numbered = "|".join(
-        re.escape(t(lang, "ui.computer_name", n=0)).replace("0", rf"(?P<n{i}>\d+)")
-        for i, lang in enumerate(LANGUAGES))
-    return re.compile(rf"^(?:{numbered})(?: \(.+\))?$")
-
-
-def seat_name(seat: SeatRow, lang: str) -> str:
-    """The name of a seat as ``lang``'s reader sees it: a computer player's from the catalog."""
-    found = _computer_names().match(seat.name) if seat.is_bot else None
-    if found is None:
-        return seat.name
-    number = int(next(n for n in found.groups() if n is not None))
-    shown = t(lang, "ui.computer_name", n=number)
-    if seat.level is not None and seat.name.endswith(")"):
-        shown += f" ({t(lang, f'bots.level.{seat.level}')})"
-    return shown
-
-
-def reader_row(row: SessionRow, lang: str) -> SessionRow:
-    """``row`` with every seat named for ``lang``'s reader (see :func:`seat_name`)."""
-    if not any(seat.is_bot for seat in row.seats):
-        return row
-    return dataclasses.replace(row, seats=[dataclasses.replace(seat, name=seat_name(seat, lang))
-                                           for seat in row.seats])
-
-
 def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
+    if key == "scores" and isinstance(value, list) and len(value) == len(row.seats):
+        # an engine's scores per seat ("20 / 16") read with the players' names
+        return " · ".join(f"{seat_name(seat, lang)} {points}"
+                          for seat, points in zip(row.seats, value, strict=True))
     if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
             and isinstance(value[1], dict):
         return text(game_id, lang, row, value[0], value[1])
@@ -210,11 +185,21 @@ def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]
     return [text(row.game_id, lang, row, n.key, n.params) for n in notices]
 
 
-def _clip(lines: list[str]) -> str:
-    content = "\n".join(line for line in lines if line)
-    if len(content) > MAX_CONTENT:
-        content = "…" + content[-(MAX_CONTENT - 1):]
-    return content
+def _clip(lines: list[str], *, head: bool = False) -> str:
+    """Lines within Discord's limit, whole lines only (a line is never cut): what does not
+    fit is left out from the start (the latest news and whose move stay), or with ``head``
+    from the end (the final results first), marked by a "…" line."""
+    lines = [line for line in lines if line]
+    kept: list[str] = []
+    size = 0
+    for line in lines if head else reversed(lines):
+        if size + len(line) + 1 > MAX_CONTENT - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    content = "\n".join(kept if head else reversed(kept))
+    return content if len(content) <= MAX_CONTENT else content[:MAX_CONTENT - 1] + "…"
 
 
 def turn_rows(
@@ -274,10 +259,11 @@ async def turn_message(
         if row.version == 0:  # the first board says in one line how to make a move
             lines.append(t(lang, "ui.first_move_hint"))
         rows = turn_rows(row, state, to_act, lang)
-    else:
-        lines.extend(final_lines(row, lang))
+    else:  # the result first; the last move's news after it, as many whole lines as fit
+        lines = final_lines(row, lang) + lines
         rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
-    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows,
+    return MessageSpec(_clip(lines, head=row.status != "active"),
+                       await board_image(row, view, lang), rows=rows,
                        description=board_description(row, state, notices, lang))
 
 
@@ -297,20 +283,36 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
         to_act = ", ".join(row.seats[s].name for s in game.to_act(state))
         parts.append(t(lang, "alt.to_move", players=to_act))
         parts.append(t(lang, "alt.scores", scores=standings))
+    elif row.result and row.status != "abandoned":
+        # the result opens the alt text: a long game's news can only push the end out
+        parts = [t(lang, "ending.alt_final", places=_places_inline(row, lang)),
+                 *tie_lines(row, lang), *parts]
     else:
-        parts.append(t(lang, "alt.final", scores=standings))
+        parts.insert(0, t(lang, "alt.final", scores=standings))
     return alt_text(parts)
+
+
+def _places_inline(row: SessionRow, lang: str) -> str:
+    result = row.result or {}
+    return " · ".join(f"{place}. {row.seats[seat].name} {result['totals'][seat]}"
+                      for place, group in enumerate(result.get("ranking", []), start=1)
+                      for seat in group)
 
 
 def alt_text(parts: list[str]) -> str:
     """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
     words = " ".join(part.strip() for part in parts if part and part.strip())
     words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
-    return words if len(words) <= MAX_DESCRIPTION else words[:MAX_DESCRIPTION - 1] + "…"
+    if len(words) <= MAX_DESCRIPTION:
+        return words
+    cut = words[:MAX_DESCRIPTION - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last
 
 
 def final_lines(row: SessionRow, lang: str) -> list[str]:
-    """Final results: places, totals and each seat's score breakdown."""
+    """Final results: the places first, then how each tie was broken, then each seat's score
+    breakdown (when it all fits one message; else :func:`breakdown_messages` carries them)."""
     row = reader_row(row, lang)
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
@@ -327,14 +329,13 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
         for seat in group:
             lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
                            total=result["totals"][seat],
-                           shared=t(lang, "ui.shared") if len(group) > 1 else ""))
-            for key, points, params in result["breakdown"][seat]:
-                lines.append("  · " + text(row.game_id, lang, row, key, params)
-                             + f" = {points}")
-    if _too_long(lines):
-        # too long for one message (clipping would cut the places off): places and totals
-        # here, and each seat's breakdown in messages of its own (breakdown_messages)
-        lines = [line for line in lines if not line.startswith("  · ")]
+                           shared=t(lang, "ui.shared") if len(group) > 1 else "").rstrip())
+    lines += tie_lines(row, lang)
+    details = _with_breakdown(row, lang)
+    if not _too_long(lines + details):
+        lines += details
+    # else too long for one message (clipping would cut lines off): the breakdowns go in
+    # messages of their own (breakdown_messages), the places and ties stay here
     return lines
 
 
@@ -343,32 +344,39 @@ def _too_long(lines: list[str]) -> bool:
 
 
 def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's score breakdown, when the final results had no room for it (else none)."""
+    """Each seat's score breakdown, when the final results had no room for it (else none):
+    messages of whole lines, in ranking order, each opening with the player's name."""
     row = reader_row(row, lang)
-    if not row.result or not _too_long(_with_breakdown(row, lang)):
+    if not row.result or row.status == "abandoned" or "ranking" not in row.result:
+        return []
+    if any(line.startswith("  · ") for line in final_lines(row, lang)):
         return []
     out: list[str] = []
     for group in row.result["ranking"]:
-        for seat in group:
+        for seat in (s for s in group if row.result["breakdown"][s]):
             chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
                        total=row.result["totals"][seat])]
             for key, points, params in row.result["breakdown"][seat]:
                 line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
                 if len("\n".join([*chunk, line])) > MAX_CONTENT:
                     out.append("\n".join(chunk))
-                    chunk = []
+                    chunk = [t(lang, "ending.breakdown_more", player=row.seats[seat].name)]
                 chunk.append(line)
             out.append("\n".join(chunk))
     return out
 
 
 def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
+    """Each seat's breakdown under its name, in ranking order."""
     result = row.result or {}
     lines = []
-    for seat, entries in enumerate(result.get("breakdown", [])):
-        lines.append(row.seats[seat].name)
+    for seat in [s for group in result.get("ranking", []) for s in group]:
+        if not result["breakdown"][seat]:
+            continue
+        lines.append(t(lang, "ui.breakdown_of", player=row.seats[seat].name,
+                       total=result["totals"][seat]))
         lines += ["  · " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                  for key, points, params in entries]
+                  for key, points, params in result["breakdown"][seat]]
     return lines
 
 
@@ -480,7 +488,8 @@ async def howto_message(game_id: str, lang: str) -> MessageSpec:
     seats = [t(lang, "ui.computer_name", n=n + 1) for n in range(players)]
     image = await off_loop(render.board_png, game_id, view, names=seats, lang=lang)
     return MessageSpec(_clip([t(lang, f"howto.{game_id}"), t(lang, "ui.howto_example")]), image,
-                       filename="example.png")
+                       filename="example.png", description=alt_text([
+                           t(lang, "ending.alt_howto", game=t(lang, f"game.{game_id}"))]))
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:

@@ -30,6 +30,7 @@ from engines.base import (
     GameMeta,
     MalformedAction,
     ScoreLine,
+    TieBreak,
     check_players,
     rank_by,
     rng_for,
@@ -120,6 +121,10 @@ class Gheos(Game):
         """Most points wins; a tie goes to the most followers; still tied is a draw."""
         totals = R.tally(state)
         return rank_by([(totals[s], R.followers_of(state, s)) for s in range(state["players"])])
+
+    def tiebreaks(self, state: dict[str, Any]) -> list[TieBreak]:
+        return [TieBreak("gheos.tiebreak.followers",
+                         [R.followers_of(state, s) for s in range(state["players"])])]
 
     # --- descriptions -------------------------------------------------------------------------
     def describe(self, state: dict[str, Any], action: str) -> tuple[str, dict[str, Any]]:

@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from db.store import SeatRow, SessionRow
-from session import present
+from session import present, seatnames
 from text.catalog import (
     CASES,
     LANGUAGES,
@@ -175,9 +175,9 @@ async def test_a_computer_player_is_named_in_the_readers_language():
     game = engines.get("kingdomino")
     state = game.setup(2, {}, 4)
     r = _row("kingdomino", seats=seats)
-    assert present.seat_name(seats[1], "uk") == "Комп'ютер 2 (легкий)"
-    assert present.seat_name(seats[1], "en") == "Computer 2 (easy)"
-    assert present.seat_name(seats[0], "uk") == "Ala"
+    assert seatnames.seat_name(seats[1], "uk") == "Комп'ютер 2 (легкий)"
+    assert seatnames.seat_name(seats[1], "en") == "Computer 2 (easy)"
+    assert seatnames.seat_name(seats[0], "uk") == "Ala"
     hand = await present.hand_message(r, state, 0, "uk")
     turn = await present.turn_message(r, state, [], "uk")
     for text in (hand.description or "", turn.description or "", turn.content):
