@@ -84,7 +84,7 @@ def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, A
     shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
     seat = params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(row.seats):
-        shown["player"] = seat_name(row.seats[seat], lang)
+        shown["player"] = row.seats[seat].name  # named for the reader (reader_row) by callers
     return name(lang, key, **shown)  # a nested name keeps its forms for the outer template
 
 
@@ -182,6 +182,7 @@ async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes
 
 
 def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]:
+    row = reader_row(row, lang)
     return [text(row.game_id, lang, row, n.key, n.params) for n in notices]
 
 
