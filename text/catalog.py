@@ -45,8 +45,10 @@ def catalog(lang: str) -> dict[str, str]:
     return table
 
 
+@cache
 def language(locale: str | None) -> str:
-    """Discord locale string (or None) -> one of :data:`LANGUAGES`."""
+    """Discord locale string (or None) -> one of :data:`LANGUAGES`. Cached: every text asks
+    it several times (a tenth of the time of a move's description)."""
     if not locale:
         return DEFAULT
     base = str(locale).split("-")[0].lower()
@@ -64,7 +66,7 @@ def t(lang: str, key: str, **params: Any) -> str:
     if template is None:
         return key if not params else f"{key} {params}"
     lang = language(lang) if catalog(language(lang)).get(key) else DEFAULT
-    if ":" in template:  # a plain string asked for a form answers with itself
+    if _asks_a_form(template):  # a plain string asked for a form answers with itself
         params = {k: Name(v) if type(v) is str else v for k, v in params.items()}
     try:
         return expand_plurals(lang, template, params).format(**params)
@@ -85,7 +87,7 @@ class Name(str):
 
     def __new__(cls, text: str, forms: dict[str, str] | None = None) -> Name:
         made = super().__new__(cls, text)
-        made.forms = dict(forms or {})
+        made.forms = forms or _NO_FORMS  # shared, never changed
         return made
 
     def __format__(self, spec: str) -> str:
@@ -94,11 +96,30 @@ class Name(str):
         return format(str(self), spec)
 
 
+@cache
+def name_forms(lang: str) -> dict[str, dict[str, str]]:
+    """``key -> {case: form}`` of every name that has forms in ``lang`` (once per language:
+    names are built for every button and notice)."""
+    forms: dict[str, dict[str, str]] = {}
+    for full, form in catalog(lang).items():
+        key, _, case = full.rpartition(":")
+        if key and case in CASES:
+            forms.setdefault(key, {})[case] = form
+    return forms
+
+
+_NO_FORMS: dict[str, str] = {}
+_FORM_FIELD = re.compile(r"\{\w+:(?:" + "|".join(CASES) + r")\}")
+
+
+@cache
+def _asks_a_form(template: str) -> bool:
+    return _FORM_FIELD.search(template) is not None
+
+
 def name(lang: str, key: str, **params: Any) -> Name:
     """The text for ``key`` with the forms ``key:<case>`` the language has for it."""
-    table = catalog(language(lang))
-    forms = {case: table[f"{key}:{case}"] for case in CASES if f"{key}:{case}" in table}
-    return Name(t(lang, key, **params), forms)
+    return Name(t(lang, key, **params), name_forms(language(lang)).get(key))
 
 
 def term(key: str, params: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
