@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
 from cogs.host import Host
-from session import facts, present, workers
+from session import facts, present, seatnames, workers
 from session import replay as replay_module
 from session.errors import GameError
 from session.facts import BOT_LEVELS
@@ -556,6 +556,7 @@ async def status_text(host: Host, row, lang: str) -> str:
     if row.status == "lobby":
         return present.lobby_message(row, [], lang).content
     state = await host.sessions.state(row)
+    row = seatnames.reader_row(row, lang)  # computer players named in the reader's language
     who = ", ".join(row.seats[s].name for s in facts.to_act(row, state))
     return "\n".join([
         t(lang, "ui.status", game=t(lang, f"game.{row.game_id}"), id=row.id, moves=row.version),
@@ -568,7 +569,7 @@ def history_text(rows, lang: str) -> str:
     if not rows:
         return t(lang, "ui.history_empty")
     lines = [t(lang, "ui.history_title")]
-    for row in rows:
+    for row in (seatnames.reader_row(r, lang) for r in rows):
         result = row.result or {}
         ranking = result.get("ranking") or []
         totals = result.get("totals") or []

@@ -211,3 +211,13 @@ def test_every_dwoch_move_of_a_whole_game_reads_without_a_nominative_after_a_ver
                     assert not any(said.startswith(verb + n + " ") for n in nominative), said
         state, _ = game.apply(state, seat, game.bot_action(state, seat, rng, "easy"))
     assert seen > 50
+
+
+def test_the_channel_history_names_computer_players_in_the_readers_language():
+    from cogs.game import history_text
+
+    seats = [SeatRow(0, 1, "Ala"), SeatRow(1, None, "Computer 2")]
+    finished = _row("kingdomino", seats=seats, status="finished", finished_at="2026-01-02",
+                    result={"ranking": [[1], [0]], "totals": [3, 9], "breakdown": [[], []]})
+    shown = history_text([finished], "pl")
+    assert "Komputer 2 9" in shown and "Computer" not in shown
