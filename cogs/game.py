@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.access import replay_target
 from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
 from cogs.host import Host
-from session import facts, present, workers
+from session import facts, present, seatnames, workers
 from session import replay as replay_module
 from session.errors import GameError
 from session.facts import BOT_LEVELS
@@ -483,7 +483,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif"),
+        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif",
+                              description=made.description),
                  discord.File(io.BytesIO(made.log.encode()), filename=f"stolik-{row.id}.txt")]
         await interaction.followup.send(
             t(lang, "ui.replay", game=t(lang, f"game.{row.game_id}"), id=row.id,
@@ -540,6 +541,7 @@ async def status_text(host: Host, row, lang: str) -> str:
     if row.status == "lobby":
         return present.lobby_message(row, [], lang).content
     state = await host.sessions.state(row)
+    row = seatnames.reader_row(row, lang)  # computer players named in the reader's language
     who = ", ".join(row.seats[s].name for s in facts.to_act(row, state))
     return "\n".join([
         t(lang, "ui.status", game=t(lang, f"game.{row.game_id}"), id=row.id, moves=row.version),
@@ -552,7 +554,7 @@ def history_text(rows, lang: str) -> str:
     if not rows:
         return t(lang, "ui.history_empty")
     lines = [t(lang, "ui.history_title")]
-    for row in rows:
+    for row in (seatnames.reader_row(r, lang) for r in rows):
         result = row.result or {}
         ranking = result.get("ranking") or []
         totals = result.get("totals") or []

@@ -19,9 +19,11 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
+from session.seatnames import reader_row, seat_name
+from session.ties import tie_lines
 from session.values import Notice
 from session.workers import off_loop
-from text.catalog import lookup, t
+from text.catalog import lookup, name, t
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
 MAX_BUTTONS = 20
@@ -60,6 +62,10 @@ def names(row: SessionRow) -> list[str]:
 
 
 def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
+    if key == "scores" and isinstance(value, list) and len(value) == len(row.seats):
+        # an engine's scores per seat ("20 / 16") read with the players' names
+        return " · ".join(f"{seat_name(seat, lang)} {points}"
+                          for seat, points in zip(row.seats, value, strict=True))
     if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
             and isinstance(value[1], dict):
         return text(game_id, lang, row, value[0], value[1])
@@ -68,8 +74,8 @@ def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) 
     if isinstance(value, str):
         if key == "choice":
             return t(lang, value)
-        term = lookup(lang, f"game.{value}" if key == "game" else f"{game_id}.term.{value}")
-        return term if term is not None else value
+        term = f"game.{value}" if key == "game" else f"{game_id}.term.{value}"
+        return name(lang, term) if lookup(lang, term) is not None else value
     return value
 
 
@@ -78,8 +84,8 @@ def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, A
     shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
     seat = params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(row.seats):
-        shown["player"] = row.seats[seat].name
-    return t(lang, key, **shown)
+        shown["player"] = row.seats[seat].name  # named for the reader (reader_row) by callers
+    return name(lang, key, **shown)  # a nested name keeps its forms for the outer template
 
 
 def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
@@ -200,6 +206,7 @@ def step_rows(row: SessionRow, state: dict[str, Any], current: Step, lang: str
 async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, code: str,
                           lang: str) -> MessageSpec:
     """What a move would do, as an image and words, with Confirm and Back buttons."""
+    row = reader_row(row, lang)
     module = preview_module(row.game_id)
     assert module is not None, f"{row.game_id} previews no move"
     result = module.preview(state, seat, code)
@@ -233,14 +240,25 @@ async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes
 
 
 def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]:
+    row = reader_row(row, lang)
     return [text(row.game_id, lang, row, n.key, n.params) for n in notices]
 
 
-def _clip(lines: list[str]) -> str:
-    content = "\n".join(line for line in lines if line)
-    if len(content) > MAX_CONTENT:
-        content = "…" + content[-(MAX_CONTENT - 1):]
-    return content
+def _clip(lines: list[str], *, head: bool = False) -> str:
+    """Lines within Discord's limit, whole lines only (a line is never cut): what does not
+    fit is left out from the start (the latest news and whose move stay), or with ``head``
+    from the end (the final results first), marked by a "…" line."""
+    lines = [line for line in lines if line]
+    kept: list[str] = []
+    size = 0
+    for line in lines if head else reversed(lines):
+        if size + len(line) + 1 > MAX_CONTENT - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    content = "\n".join(kept if head else reversed(kept))
+    return content if len(content) <= MAX_CONTENT else content[:MAX_CONTENT - 1] + "…"
 
 
 def turn_rows(
@@ -286,6 +304,7 @@ async def turn_message(
     """The message posted in the channel after every turn: board image, news, whose move.
     ``public`` and ``to_act``: the spectator view and the seats to act, when the change that
     produced ``state`` already worked them out (:class:`Outcome`)."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     view = game.view(state, None) if public is None else public
     lines = notices_text(row, notices, lang)
@@ -301,10 +320,11 @@ async def turn_message(
         if row.version == 0:  # the first board says in one line how to make a move
             lines.append(t(lang, "ui.first_move_hint"))
         rows = turn_rows(row, state, to_act, lang)
-    else:
-        lines.extend(final_lines(row, lang))
+    else:  # the result first; the last move's news after it, as many whole lines as fit
+        lines = final_lines(row, lang) + lines
         rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
-    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows,
+    return MessageSpec(_clip(lines, head=row.status != "active"),
+                       await board_image(row, view, lang), rows=rows,
                        description=board_description(row, state, notices, lang))
 
 
@@ -312,6 +332,7 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
                       lang: str) -> str:
     """The board in words: the game, what just happened, whose move it is and the scores
     (or the final places). Built from public notices and totals only, like the board."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     parts = [t(lang, "alt.board", game=t(lang, f"game.{row.game_id}"))]
     news = [line for line in notices_text(row, notices, lang) if line]
@@ -323,20 +344,37 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
         to_act = ", ".join(row.seats[s].name for s in game.to_act(state))
         parts.append(t(lang, "alt.to_move", players=to_act))
         parts.append(t(lang, "alt.scores", scores=standings))
+    elif row.result and row.status != "abandoned":
+        # the result opens the alt text: a long game's news can only push the end out
+        parts = [t(lang, "ending.alt_final", places=_places_inline(row, lang)),
+                 *tie_lines(row, lang), *parts]
     else:
-        parts.append(t(lang, "alt.final", scores=standings))
+        parts.insert(0, t(lang, "alt.final", scores=standings))
     return alt_text(parts)
+
+
+def _places_inline(row: SessionRow, lang: str) -> str:
+    result = row.result or {}
+    return " · ".join(f"{place}. {row.seats[seat].name} {result['totals'][seat]}"
+                      for place, group in enumerate(result.get("ranking", []), start=1)
+                      for seat in group)
 
 
 def alt_text(parts: list[str]) -> str:
     """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
     words = " ".join(part.strip() for part in parts if part and part.strip())
     words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
-    return words if len(words) <= MAX_DESCRIPTION else words[:MAX_DESCRIPTION - 1] + "…"
+    if len(words) <= MAX_DESCRIPTION:
+        return words
+    cut = words[:MAX_DESCRIPTION - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last
 
 
 def final_lines(row: SessionRow, lang: str) -> list[str]:
-    """Final results: places, totals and each seat's score breakdown."""
+    """Final results: the places first, then how each tie was broken, then each seat's score
+    breakdown (when it all fits one message; else :func:`breakdown_messages` carries them)."""
+    row = reader_row(row, lang)
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
     result = row.result
@@ -352,14 +390,13 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
         for seat in group:
             lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
                            total=result["totals"][seat],
-                           shared=t(lang, "ui.shared") if len(group) > 1 else ""))
-            for key, points, params in result["breakdown"][seat]:
-                lines.append("  · " + text(row.game_id, lang, row, key, params)
-                             + f" = {points}")
-    if _too_long(lines):
-        # too long for one message (clipping would cut the places off): places and totals
-        # here, and each seat's breakdown in messages of its own (breakdown_messages)
-        lines = [line for line in lines if not line.startswith("  · ")]
+                           shared=t(lang, "ui.shared") if len(group) > 1 else "").rstrip())
+    lines += tie_lines(row, lang)
+    details = _with_breakdown(row, lang)
+    if not _too_long(lines + details):
+        lines += details
+    # else too long for one message (clipping would cut lines off): the breakdowns go in
+    # messages of their own (breakdown_messages), the places and ties stay here
     return lines
 
 
@@ -368,31 +405,39 @@ def _too_long(lines: list[str]) -> bool:
 
 
 def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's score breakdown, when the final results had no room for it (else none)."""
-    if not row.result or not _too_long(_with_breakdown(row, lang)):
+    """Each seat's score breakdown, when the final results had no room for it (else none):
+    messages of whole lines, in ranking order, each opening with the player's name."""
+    row = reader_row(row, lang)
+    if not row.result or row.status == "abandoned" or "ranking" not in row.result:
+        return []
+    if any(line.startswith("  · ") for line in final_lines(row, lang)):
         return []
     out: list[str] = []
     for group in row.result["ranking"]:
-        for seat in group:
+        for seat in (s for s in group if row.result["breakdown"][s]):
             chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
                        total=row.result["totals"][seat])]
             for key, points, params in row.result["breakdown"][seat]:
                 line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
                 if len("\n".join([*chunk, line])) > MAX_CONTENT:
                     out.append("\n".join(chunk))
-                    chunk = []
+                    chunk = [t(lang, "ending.breakdown_more", player=row.seats[seat].name)]
                 chunk.append(line)
             out.append("\n".join(chunk))
     return out
 
 
 def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
+    """Each seat's breakdown under its name, in ranking order."""
     result = row.result or {}
     lines = []
-    for seat, entries in enumerate(result.get("breakdown", [])):
-        lines.append(row.seats[seat].name)
+    for seat in [s for group in result.get("ranking", []) for s in group]:
+        if not result["breakdown"][seat]:
+            continue
+        lines.append(t(lang, "ui.breakdown_of", player=row.seats[seat].name,
+                       total=result["totals"][seat]))
         lines += ["  · " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                  for key, points, params in entries]
+                  for key, points, params in result["breakdown"][seat]]
     return lines
 
 
@@ -409,6 +454,7 @@ def pace_description(pace_json: str, lang: str) -> str:
 
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
     """Game, variants (by their names), seats and pace, with Join/Start/Leave."""
+    row = reader_row(row, lang)
     lines = notices_text(row, notices, lang)
     variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
                          for v in row.options.get("variants", [])) or "-"
@@ -428,6 +474,7 @@ async def hand_message(
     row: SessionRow, state: dict[str, Any], seat: int, lang: str
 ) -> MessageSpec:
     """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
+    row = reader_row(row, lang)
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     game = engines.get(row.game_id)
@@ -457,7 +504,7 @@ def mention(row: SessionRow, seat: int) -> str:
 
 def timer_message(event: Any, lang: str) -> MessageSpec | None:
     """What a fired timer shows in the channel: one message per event, never more."""
-    row = event.session
+    row = reader_row(event.session, lang)
     game = t(lang, f"game.{row.game_id}")
     if event.kind in ("remind", "last_call", "ping"):
         seats = event.params.get("seats") or [(event.seat, event.params.get("left"))]
@@ -502,7 +549,8 @@ async def howto_message(game_id: str, lang: str) -> MessageSpec:
     seats = [t(lang, "ui.computer_name", n=n + 1) for n in range(players)]
     image = await off_loop(render.board_png, game_id, view, names=seats, lang=lang)
     return MessageSpec(_clip([t(lang, f"howto.{game_id}"), t(lang, "ui.howto_example")]), image,
-                       filename="example.png")
+                       filename="example.png", description=alt_text([
+                           t(lang, "ending.alt_howto", game=t(lang, f"game.{game_id}"))]))
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:

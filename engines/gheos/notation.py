@@ -7,6 +7,8 @@
     supply red=5 green=5 yellow=5 blue=5 black=5 white=5
     seat 0 hand=T17,T40 tokens=3 followers=red:2 points=temple:0,token:0,epoch:0,final:0
     seat 1 hand=T8,T22 tokens=3 followers=- points=temple:0,token:0,epoch:0,final:0
+    scored 0 temple/0=3x1 token/1=4x1 epoch/1=2x1   each scoring: kind/epoch tiles out=points x times
+    scored 1 -                              (no scored lines: a state from before that record)
     bag T12 E3 T30 ...                      face down, the last tile is drawn first (wrapped)
     removed T9                              tiles taken off the board by replacements
     epoch_tiles E1 E4                       epoch tiles drawn so far
@@ -137,6 +139,9 @@ def dump(state: State) -> str:
              "civs " + (" ".join(f"{c}={a or '-'}" for c, a in state["civs"].items()) or "-"),
              "supply " + " ".join(f"{c}={n}" for c, n in state["supply"].items())]
     lines += [_seat(state, seat) for seat in range(state["players"])]
+    if "scored" in state:  # each scoring by kind and epoch: points x scorings
+        for seat, scored in enumerate(state["scored"]):
+            lines += _wrapped(f"scored {seat}", [f"{k}={p}x{c}" for k, (p, c) in scored.items()])
     lines += _wrapped("bag", state["bag"])
     lines += _wrapped("removed", state["removed"])
     lines += _wrapped("epoch_tiles", state["epoch_tiles"])
@@ -242,6 +247,19 @@ def _read_seat(state: State, tokens: list[str]) -> None:
     state["points"].append(_counts(fields["points"]))
 
 
+def _read_scored(state: State, tokens: list[str]) -> None:
+    seat, *records = tokens
+    scored = state.setdefault("scored", [])
+    if int(seat) not in (len(scored) - 1, len(scored)):
+        raise ValueError(f"expected scored {len(scored)}")
+    if int(seat) == len(scored):
+        scored.append({})
+    for record in _items(records):
+        key, value = _pair(record)
+        points, count = value.split("x")
+        scored[-1][key] = [int(points), int(count)]
+
+
 def _lister(key: str) -> Callable[[State, list[str]], None]:
     def read(state: State, tokens: list[str]) -> None:
         state[key].extend(_items(tokens))
@@ -322,7 +340,7 @@ READERS: dict[str, Callable[[State, list[str]], None]] = {
     "bag": _lister("bag"), "removed": _lister("removed"),
     "epoch_tiles": _lister("epoch_tiles"), "last": _read_last, "pending": _read_pending,
     "old": _read_old, "migrate": _read_migrate, "migrated": _read_migrated,
-    "choice": _read_choice, "custom": _read_custom,
+    "choice": _read_choice, "custom": _read_custom, "scored": _read_scored,
 }
 #: lines every notation has
 REQUIRED = ("board", "civs", "supply", "seat", "bag", "removed", "epoch_tiles", "last",
@@ -333,6 +351,8 @@ def _check(state: State) -> None:
     """What no single line can check: a seat line per player, every tile known."""
     if len(state["hands"]) != state["players"]:
         raise ValueError(f"{state['players']} players but {len(state['hands'])} seat lines")
+    if "scored" in state and len(state["scored"]) != state["players"]:
+        raise ValueError(f"{state['players']} players but {len(state['scored'])} scored lines")
     known = set(TILES) | set(state.get("custom_tiles", ()))
     tiles = [tid for tid, _ in state["board"].values()] + state["removed"] \
         + [tid for hand in state["hands"] for tid in hand]

@@ -70,7 +70,7 @@ async def test_every_board_and_hand_is_described_in_words_in_the_readers_languag
         assert hand.description and "Ala" in hand.description
     final = await present.turn_message(row(result={"ranking": [[0], [1]], "totals": [3, 0],
                                                    "breakdown": [[], []]}), state, [], "en")
-    assert final.description and "Final scores" in final.description
+    assert final.description and final.description.startswith("Final result: 1. Ala 3")
 
 
 def test_alt_text_fits_discords_limit_and_drops_mentions():
