@@ -371,6 +371,30 @@ def text_width(text: str, fnt: Any) -> float:
     return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
 
 
+def fit_text(text: str, fnt: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def dotted_lines(parts: list[str], fnt: Any, width: float,
+                 broken: Callable[[str], list[str]] | None = None) -> list[str]:
+    """``parts`` joined with dots into as few lines as fit ``width`` (none for no parts); a
+    part that does not fit on the line before starts a line, or the lines ``broken`` makes
+    of it."""
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.extend([part] if broken is None else broken(part))
+    return lines
+
+
 @lru_cache(maxsize=64)
 def _space_width(fnt: Any) -> float:
     return float(fnt.getlength(" "))

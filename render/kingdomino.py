@@ -26,9 +26,11 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     column_label,
+    dotted_lines,
     draw_pattern,
     draw_seat_marker,
     draw_text,
+    fit_text,
     fixed_palette,
     font,
     layer_cache,
@@ -236,27 +238,6 @@ def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str
     return parts
 
 
-def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
-    """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
-    lines: list[str] = []
-    for part in parts:
-        trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and text_width(trial, fnt) <= width:
-            lines[-1] = trial
-        else:
-            lines.append(part)
-    return lines
-
-
-def _fit(text: str, fnt: Any, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    if text_width(text, fnt) <= width:
-        return text
-    while text and text_width(text + "…", fnt) > width:
-        text = text[:-1]
-    return text + "…"
-
-
 # --- kingdoms ---------------------------------------------------------------------------------
 def _kingdom_panel_size(size: int, bar: int) -> tuple[int, int]:
     side = _label_w(size) + size * _cell_px(size) + 1
@@ -326,12 +307,12 @@ def _draw_kingdom(
     points_w = int(text_width(points, bold))
     draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
     draw_text(img, (x0 + 26, y0 + 12),
-              _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
+              fit_text(_name(names, seat), bold, bar_w - 26 - points_w - 8),
               font=bold, fill=INK, anchor="lm", draw=d)
     small = font(text_px)
-    for k, line in enumerate(_lines_of(_score_details(kingdom, view, lang), small,
+    for k, line in enumerate(dotted_lines(_score_details(kingdom, view, lang), small,
                                        bar_w - 26)):
-        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), _fit(line, small, bar_w - 26),
+        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), fit_text(line, small, bar_w - 26),
                   font=small, fill=legible(SOFT, bar_bg), anchor="lm", draw=d)
 
     gx, gy = x0 + lw, y0 + bar + lw
@@ -440,14 +421,14 @@ def render_board(
     # room for a details line per thing that may come: discards, bonuses, Dynasty total
     reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
     bar = NAME_BAR + DETAILS * max(reserved, *(
-        len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
+        len(dotted_lines(_score_details(k, view, lang), font(text_px), pw0 - 26))
         for k in view["kingdoms"]))
     _pw, ph = _kingdom_panel_size(size, bar)
     rows = len(view["kingdoms"])
 
     d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(text_px + 2, True)
-    header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
+    header_lines = dotted_lines(_header_parts(view, names, lang), header_font, inner_w)
     # three lines fit every header of a phone-wide board: the height stays steady too
     header_h = 12 + max(3, len(header_lines)) * (text_px + 8)
     per_row = max(1, inner_w // SLOT_W)
