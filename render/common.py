@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -214,19 +214,27 @@ class TextRecord:
         return self.size * PHONE_WIDTH / self.image_width if self.image_width else 0.0
 
 
+R = TypeVar("R")
+
+
+@contextmanager
+def _filling(var: ContextVar[list[R] | None]) -> Iterator[list[R]]:
+    """A new list in ``var`` while active (the recorders below)."""
+    records: list[R] = []
+    token = var.set(records)
+    try:
+        yield records
+    finally:
+        var.reset(token)
+
+
 _recording: ContextVar[list[TextRecord] | None] = ContextVar("render_text_records",
                                                              default=None)
 
 
-@contextmanager
-def record_text() -> Iterator[list[TextRecord]]:
+def record_text() -> AbstractContextManager[list[TextRecord]]:
     """Record every ``draw_text`` (and bypass layer caches) while active: for tests."""
-    records: list[TextRecord] = []
-    token = _recording.set(records)
-    try:
-        yield records
-    finally:
-        _recording.reset(token)
+    return _filling(_recording)
 
 
 def text_records() -> list[TextRecord] | None:
@@ -252,16 +260,10 @@ _icon_recording: ContextVar[list[IconRecord] | None] = ContextVar("render_icon_r
                                                                   default=None)
 
 
-@contextmanager
-def record_icons() -> Iterator[list[IconRecord]]:
+def record_icons() -> AbstractContextManager[list[IconRecord]]:
     """Record every icon a renderer notes (``note_icon``) while active: for tests. Icons in
     cached layers are noted where the layer is pasted, so caches need no bypass."""
-    records: list[IconRecord] = []
-    token = _icon_recording.set(records)
-    try:
-        yield records
-    finally:
-        _icon_recording.reset(token)
+    return _filling(_icon_recording)
 
 
 def note_icon(kind: str, px: int, image_width: int = 0) -> None:
