@@ -147,7 +147,7 @@ def _crown_rows(crowns: int, px: int, crown: Image.Image) -> list[int] | None:
 
 
 @layer_cache(maxsize=256)
-def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = False
+def terrain_square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = False
             ) -> Image.Image:
     """One terrain square: colour, pattern and its crowns (``crown_h`` tall)."""
     colour = TERRAIN_COLOURS[terrain]
@@ -184,13 +184,13 @@ def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = Fals
 
 def _paste_square(img: Image.Image, xy: tuple[int, int], terrain: str, crowns: int, px: int,
                   crown_h: int, faded: bool = False) -> None:
-    img.paste(_square(terrain, crowns, px, crown_h, faded), xy)
+    img.paste(terrain_square(terrain, crowns, px, crown_h, faded), xy)
     if crowns:
         note_icon("crown", crown_h)
 
 
 @lru_cache(maxsize=16)
-def _castle(px: int, seat: int) -> Image.Image:
+def castle_square(px: int, seat: int) -> Image.Image:
     """The castle square: the seat's marker (colour and shape) on stone."""
     img = Image.new("RGB", (px, px), STONE)
     draw_seat_marker(img, seat, (px // 2, px // 2), px - 4)
@@ -319,7 +319,7 @@ def _draw_kingdom(
     (r0, c0), (r1, c1) = _parse(kingdom["window"][0]), _parse(kingdom["window"][1])
     img.paste(_grid_base(size, (r0, c0, r1, c1), text_px), (x0, gy - lw))
     r, c = _parse(kingdom["castle"])
-    img.paste(_castle(px, seat), (gx + c * px, gy + r * px))
+    img.paste(castle_square(px, seat), (gx + c * px, gy + r * px))
     note_icon("seat", px - 4)
     crown_h = min_icon_px(img.width)
     for cell, (terrain, crowns) in kingdom["cells"].items():
@@ -385,7 +385,7 @@ def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: i
     icon_px = min_icon_px(width + 2 * MARGIN) + 6  # swatches large enough to show the pattern
     row_h = max(icon_px + 6, text_px + 8)
     entries: list[tuple[Image.Image, str]] = [
-        (_square(terrain, 0, icon_px, icon_px), t(lang, f"kingdomino.term.{terrain}"))
+        (terrain_square(terrain, 0, icon_px, icon_px), t(lang, f"kingdomino.term.{terrain}"))
         for terrain in TERRAIN_COLOURS
     ]
     entries.append((_crown(min_icon_px(width + 2 * MARGIN)), "= 1"))
