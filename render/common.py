@@ -273,11 +273,6 @@ def note_icon(kind: str, px: int, image_width: int = 0) -> None:
         records.append(IconRecord(kind, int(px), image_width))
 
 
-def icon_records() -> list[IconRecord] | None:
-    """The list ``record_icons`` is filling, or None (for render/canvas.py)."""
-    return _icon_recording.get()
-
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
