@@ -1,4 +1,5 @@
-"""The pieces of text shared by the line notations of Gheos and Dwóch następców.
+"""The pieces of text shared by the line notations of Gheos and Dwóch następców (and
+Bunny Kingdom's comma lists).
 
 Both write a header line, then lines that start with a word and hold ``name=value`` fields,
 comma lists (``-``: empty) and lists wrapped over lines with the same head. A game's notation
