@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import random
 import sys
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from PIL import Image  # noqa: E402
 import engines  # noqa: E402
 from render import board_png  # noqa: E402
 from render.common import PHONE_WIDTH  # noqa: E402
+from tests.render.sample import bot_game_states  # noqa: E402
 
 NAMES = ["Ada", "Bolesław", "Cyryl", "Daryna"]
 #: game -> (players, seed): small tables keep the pictures short
@@ -33,15 +33,8 @@ MAX_BYTES = 100 * 1024
 
 def position(game_id: str, players: int, seed: int, share: float = 0.66) -> dict:
     """The spectator view ``share`` of the way through a seeded bot game."""
-    game = engines.get(game_id)
-    state = game.setup(players, {"variants": []}, seed)
-    rng = random.Random(seed)
-    states = [state]
-    while not game.is_over(state):
-        seat = game.to_act(state)[0]
-        state, _ = game.apply(state, seat, game.bot_action(state, seat, rng))
-        states.append(state)
-    return game.view(states[int(len(states) * share)], None)
+    states = bot_game_states(game_id, players, seed)
+    return engines.get(game_id).view(states[int(len(states) * share)], None)
 
 
 def phone_png(png: bytes) -> bytes:

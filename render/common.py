@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -214,19 +214,27 @@ class TextRecord:
         return self.size * PHONE_WIDTH / self.image_width if self.image_width else 0.0
 
 
+R = TypeVar("R")
+
+
+@contextmanager
+def _filling(var: ContextVar[list[R] | None]) -> Iterator[list[R]]:
+    """A new list in ``var`` while active (the recorders below)."""
+    records: list[R] = []
+    token = var.set(records)
+    try:
+        yield records
+    finally:
+        var.reset(token)
+
+
 _recording: ContextVar[list[TextRecord] | None] = ContextVar("render_text_records",
                                                              default=None)
 
 
-@contextmanager
-def record_text() -> Iterator[list[TextRecord]]:
+def record_text() -> AbstractContextManager[list[TextRecord]]:
     """Record every ``draw_text`` (and bypass layer caches) while active: for tests."""
-    records: list[TextRecord] = []
-    token = _recording.set(records)
-    try:
-        yield records
-    finally:
-        _recording.reset(token)
+    return _filling(_recording)
 
 
 def text_records() -> list[TextRecord] | None:
@@ -252,16 +260,10 @@ _icon_recording: ContextVar[list[IconRecord] | None] = ContextVar("render_icon_r
                                                                   default=None)
 
 
-@contextmanager
-def record_icons() -> Iterator[list[IconRecord]]:
+def record_icons() -> AbstractContextManager[list[IconRecord]]:
     """Record every icon a renderer notes (``note_icon``) while active: for tests. Icons in
     cached layers are noted where the layer is pasted, so caches need no bypass."""
-    records: list[IconRecord] = []
-    token = _icon_recording.set(records)
-    try:
-        yield records
-    finally:
-        _icon_recording.reset(token)
+    return _filling(_icon_recording)
 
 
 def note_icon(kind: str, px: int, image_width: int = 0) -> None:
@@ -269,11 +271,6 @@ def note_icon(kind: str, px: int, image_width: int = 0) -> None:
     records = _icon_recording.get()
     if records is not None:
         records.append(IconRecord(kind, int(px), image_width))
-
-
-def icon_records() -> list[IconRecord] | None:
-    """The list ``record_icons`` is filling, or None (for render/canvas.py)."""
-    return _icon_recording.get()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -369,6 +366,30 @@ def text_width(text: str, fnt: Any) -> float:
     """The width ``draw_text`` gives ``text`` (cached per word, unlike ImageDraw.textlength)."""
     words = text.split(" ")
     return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
+
+
+def fit_text(text: str, fnt: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def dotted_lines(parts: list[str], fnt: Any, width: float,
+                 broken: Callable[[str], list[str]] | None = None) -> list[str]:
+    """``parts`` joined with dots into as few lines as fit ``width`` (none for no parts); a
+    part that does not fit on the line before starts a line, or the lines ``broken`` makes
+    of it."""
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.extend([part] if broken is None else broken(part))
+    return lines
 
 
 @lru_cache(maxsize=64)

@@ -26,9 +26,11 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     column_label,
+    dotted_lines,
     draw_pattern,
     draw_seat_marker,
     draw_text,
+    fit_text,
     fixed_palette,
     font,
     layer_cache,
@@ -145,7 +147,7 @@ def _crown_rows(crowns: int, px: int, crown: Image.Image) -> list[int] | None:
 
 
 @layer_cache(maxsize=256)
-def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = False
+def terrain_square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = False
             ) -> Image.Image:
     """One terrain square: colour, pattern and its crowns (``crown_h`` tall)."""
     colour = TERRAIN_COLOURS[terrain]
@@ -182,13 +184,13 @@ def _square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = Fals
 
 def _paste_square(img: Image.Image, xy: tuple[int, int], terrain: str, crowns: int, px: int,
                   crown_h: int, faded: bool = False) -> None:
-    img.paste(_square(terrain, crowns, px, crown_h, faded), xy)
+    img.paste(terrain_square(terrain, crowns, px, crown_h, faded), xy)
     if crowns:
         note_icon("crown", crown_h)
 
 
 @lru_cache(maxsize=16)
-def _castle(px: int, seat: int) -> Image.Image:
+def castle_square(px: int, seat: int) -> Image.Image:
     """The castle square: the seat's marker (colour and shape) on stone."""
     img = Image.new("RGB", (px, px), STONE)
     draw_seat_marker(img, seat, (px // 2, px // 2), px - 4)
@@ -234,27 +236,6 @@ def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str
         else:
             parts.append(t(lang, "kingdomino.render.turn_place", player=player, n=acting["n"]))
     return parts
-
-
-def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
-    """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
-    lines: list[str] = []
-    for part in parts:
-        trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and text_width(trial, fnt) <= width:
-            lines[-1] = trial
-        else:
-            lines.append(part)
-    return lines
-
-
-def _fit(text: str, fnt: Any, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    if text_width(text, fnt) <= width:
-        return text
-    while text and text_width(text + "…", fnt) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 # --- kingdoms ---------------------------------------------------------------------------------
@@ -326,19 +307,19 @@ def _draw_kingdom(
     points_w = int(text_width(points, bold))
     draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
     draw_text(img, (x0 + 26, y0 + 12),
-              _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
+              fit_text(_name(names, seat), bold, bar_w - 26 - points_w - 8),
               font=bold, fill=INK, anchor="lm", draw=d)
     small = font(text_px)
-    for k, line in enumerate(_lines_of(_score_details(kingdom, view, lang), small,
+    for k, line in enumerate(dotted_lines(_score_details(kingdom, view, lang), small,
                                        bar_w - 26)):
-        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), _fit(line, small, bar_w - 26),
+        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), fit_text(line, small, bar_w - 26),
                   font=small, fill=legible(SOFT, bar_bg), anchor="lm", draw=d)
 
     gx, gy = x0 + lw, y0 + bar + lw
     (r0, c0), (r1, c1) = _parse(kingdom["window"][0]), _parse(kingdom["window"][1])
     img.paste(_grid_base(size, (r0, c0, r1, c1), text_px), (x0, gy - lw))
     r, c = _parse(kingdom["castle"])
-    img.paste(_castle(px, seat), (gx + c * px, gy + r * px))
+    img.paste(castle_square(px, seat), (gx + c * px, gy + r * px))
     note_icon("seat", px - 4)
     crown_h = min_icon_px(img.width)
     for cell, (terrain, crowns) in kingdom["cells"].items():
@@ -404,7 +385,7 @@ def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: i
     icon_px = min_icon_px(width + 2 * MARGIN) + 6  # swatches large enough to show the pattern
     row_h = max(icon_px + 6, text_px + 8)
     entries: list[tuple[Image.Image, str]] = [
-        (_square(terrain, 0, icon_px, icon_px), t(lang, f"kingdomino.term.{terrain}"))
+        (terrain_square(terrain, 0, icon_px, icon_px), t(lang, f"kingdomino.term.{terrain}"))
         for terrain in TERRAIN_COLOURS
     ]
     entries.append((_crown(min_icon_px(width + 2 * MARGIN)), "= 1"))
@@ -440,14 +421,14 @@ def render_board(
     # room for a details line per thing that may come: discards, bonuses, Dynasty total
     reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
     bar = NAME_BAR + DETAILS * max(reserved, *(
-        len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
+        len(dotted_lines(_score_details(k, view, lang), font(text_px), pw0 - 26))
         for k in view["kingdoms"]))
     _pw, ph = _kingdom_panel_size(size, bar)
     rows = len(view["kingdoms"])
 
     d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(text_px + 2, True)
-    header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
+    header_lines = dotted_lines(_header_parts(view, names, lang), header_font, inner_w)
     # three lines fit every header of a phone-wide board: the height stays steady too
     header_h = 12 + max(3, len(header_lines)) * (text_px + 8)
     per_row = max(1, inner_w // SLOT_W)

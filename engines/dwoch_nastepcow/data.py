@@ -16,7 +16,6 @@ DATA_FILE = Path(__file__).parent / "data" / "tiles.json"
 
 #: tile colour -> the resource it gives (zielony = drewno, żółty = pszenica, szary = kamień)
 COLOUR_RESOURCE = {"green": "wood", "yellow": "wheat", "grey": "stone"}
-RESOURCE_COLOUR = {r: c for c, r in COLOUR_RESOURCE.items()}
 RESOURCES = ("wood", "wheat", "stone")
 COLOURS = ("green", "yellow", "grey")
 
@@ -29,7 +28,6 @@ RULEBOOK_SETS: dict[str, tuple[str, ...]] = {
     "patrol": ("watchtower", "garrison"),
     "craft": ("basket_shop", "pottery", "cooper", "guild"),
 }
-BUILDINGS: tuple[str, ...] = tuple(b for bs in RULEBOOK_SETS.values() for b in bs)
 CRAFT_SHOPS = ("basket_shop", "pottery", "cooper")
 #: the buildings that give a resource, which a Trading Post counts (those shown on it)
 PRODUCERS = ("farm", "sawmill", "quarry")

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.bunny_kingdom.icons import building_icon, resource_icon
-from render.bunny_kingdom.lines import final_lines, fit, header_parts, joined, seat_lines
+from render.bunny_kingdom.lines import final_lines, header_parts, joined, seat_lines
 from render.bunny_kingdom.style import (
     BLOCK_W,
     BOARD_PX,
@@ -41,6 +41,7 @@ from render.common import (
     draw_pattern,
     draw_seat_marker,
     draw_text,
+    fit_text,
     font,
     layer_cache,
     legible,
@@ -179,7 +180,7 @@ def _seat_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     totals = view["totals"]
     score_font = font(TEXT_PX + 6, True)
     room = BLOCK_W - 48 - int(text_width(str(totals[s]), score_font)) - 8
-    draw_text(img, (x + 38, y + 18), fit(who(names, s) + flag, bold, room), font=bold,
+    draw_text(img, (x + 38, y + 18), fit_text(who(names, s) + flag, bold, room), font=bold,
               fill=INK, anchor="lm", draw=d)
     draw_text(img, (x + BLOCK_W - 10, y + 18), str(totals[s]), font=score_font,
               fill=legible(colour, WHITE), anchor="rm", draw=d)

@@ -30,7 +30,6 @@ BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 
 PRODUCER_RESOURCE = {"farm": "wheat", "sawmill": "wood", "quarry": "stone"}
 RESOURCE_COLOURS = {"wood": TILE_COLOURS["green"], "wheat": TILE_COLOURS["yellow"],
                     "stone": TILE_COLOURS["grey"]}
-RESOURCE_OF = {"green": "wood", "yellow": "wheat", "grey": "stone"}
 TROOP_COLOURS = ((250, 250, 250), (52, 110, 200))  # white, blue (the game's colours)
 RETINUE_RIM = (236, 190, 30)
 ROAD = (214, 196, 156)

@@ -12,6 +12,7 @@ import pytest
 from engines.gheos import GAME
 from engines.gheos.notation import dump, load
 from engines.gheos.position import part, position
+from tests import notation as shared
 
 from .helpers import full, lr, play
 
@@ -34,14 +35,8 @@ pending -"""
 
 
 def round_trips(state: dict) -> None:
-    text = GAME.notation(state)
-    loaded = GAME.load(text)
-    assert loaded == state
-    assert GAME.notation(loaded) == text
     # the same order too: the engine walks the board and regions in placement order
-    assert list(loaded["board"]) == list(state["board"])
-    assert list(loaded["regions"]) == list(state["regions"])
-    assert all(len(line) <= 200 for line in text.splitlines())
+    shared.round_trips(GAME, state, "board", "regions")
 
 
 def test_notation_of_a_new_game():

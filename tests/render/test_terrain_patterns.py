@@ -19,7 +19,7 @@ MIN_DELTA_E = 10
 def _kingdomino() -> tuple[dict[str, RGB], dict[str, str], Callable[[str], Image.Image]]:
     from render import kingdomino as kd
     return (kd.TERRAIN_COLOURS, kd.TERRAIN_PATTERNS,
-            lambda terrain: kd._square(terrain, 0, 40, 15))
+            lambda terrain: kd.terrain_square(terrain, 0, 40, 15))
 
 
 def _bunny_kingdom() -> tuple[dict[str, RGB], dict[str, str], Callable[[str], Image.Image]]:
