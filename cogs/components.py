@@ -23,8 +23,8 @@ from cogs.board import Board
 from cogs.host import Host
 from session import ids, logs, present
 from session.errors import GameError, StoreError, outcome_of
-from session.present import MessageSpec
 from session.service import SessionError
+from session.specs import MessageSpec
 from text.catalog import t
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.access import replay_target
 from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
 from cogs.host import Host
-from session import facts, present, seatnames, workers
+from session import facts, present, seatnames, wording, workers
 from session import replay as replay_module
 from session.errors import GameError
 from session.facts import BOT_LEVELS
@@ -59,7 +59,7 @@ async def play(interaction: discord.Interaction, code: str) -> None:
     except GameError as error:
         await answer_error(interaction, error)
         return
-    done = present.describe(row, before or {}, code.strip(), lang)
+    done = wording.describe(row, before or {}, code.strip(), lang)
     reply: discord.Interaction | None = interaction
     try:
         await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
@@ -89,7 +89,7 @@ async def legal_choices(
     for code in codes:
         if verbs and code.split()[0] not in verbs:
             continue
-        label = present.describe(row, state, code, lang)
+        label = wording.describe(row, state, code, lang)
         if typed and typed not in code.lower() and typed not in label.lower():
             continue
         out.append(app_commands.Choice(name=label[:100], value=code))

@@ -16,8 +16,8 @@ from cogs.pace import GlobalPace
 from session import facts, present
 from session.facts import SessionRow
 from session.posts import HandMessage, Posts
-from session.present import MessageSpec
 from session.service import Sessions
+from session.specs import MessageSpec
 from text.catalog import language, t
 
 log = logging.getLogger(__name__)

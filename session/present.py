@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,78 +18,14 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
-from session.seatnames import reader_row, seat_name
+from session.results import final_lines
+from session.seatnames import reader_row
+from session.specs import MAX_BUTTONS, MAX_CONTENT, MAX_DESCRIPTION, ButtonSpec, MessageSpec, SelectSpec
 from session.ties import tie_lines
 from session.values import Notice
+from session.wording import describe, names, text
 from session.workers import off_loop
-from text.catalog import lookup, name, t
-
-#: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
-MAX_BUTTONS = 20
-#: Discord caps message content at 2000 characters
-MAX_CONTENT = 2000
-#: and an attachment's description (its alt text) at 1024
-MAX_DESCRIPTION = 1024
-
-
-@dataclass
-class ButtonSpec:
-    custom_id: str
-    label: str
-    style: str = "secondary"  # primary | secondary | success | danger
-
-
-@dataclass
-class SelectSpec:
-    custom_id: str
-    placeholder: str
-    options: list[tuple[str, str]]  # (label, value)
-
-
-@dataclass
-class MessageSpec:
-    content: str
-    image: bytes | None = None
-    filename: str = "board.png"
-    rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
-    #: the image in words (alt text), for screen readers and anyone who cannot see it
-    description: str | None = None
-
-
-def names(row: SessionRow) -> list[str]:
-    return [seat.name for seat in row.seats]
-
-
-def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
-    if key == "scores" and isinstance(value, list) and len(value) == len(row.seats):
-        # an engine's scores per seat ("20 / 16") read with the players' names
-        return " · ".join(f"{seat_name(seat, lang)} {points}"
-                          for seat, points in zip(row.seats, value, strict=True))
-    if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
-            and isinstance(value[1], dict):
-        return text(game_id, lang, row, value[0], value[1])
-    if isinstance(value, list | tuple):
-        return ", ".join(str(_param_text(game_id, lang, row, key, v)) for v in value)
-    if isinstance(value, str):
-        if key == "choice":
-            return t(lang, value)
-        term = f"game.{value}" if key == "game" else f"{game_id}.term.{value}"
-        return name(lang, term) if lookup(lang, term) is not None else value
-    return value
-
-
-def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, Any]) -> str:
-    """Translate ``key`` with params made readable: seats become names, terms are translated."""
-    shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
-    seat = params.get("seat")
-    if isinstance(seat, int) and 0 <= seat < len(row.seats):
-        shown["player"] = row.seats[seat].name  # named for the reader (reader_row) by callers
-    return name(lang, key, **shown)  # a nested name keeps its forms for the outer template
-
-
-def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
-    key, params = engines.get(row.game_id).describe(state, code)
-    return text(row.game_id, lang, row, key, params)
+from text.catalog import lookup, t
 
 
 def action_label(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
@@ -369,76 +304,6 @@ def alt_text(parts: list[str]) -> str:
     cut = words[:MAX_DESCRIPTION - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last
-
-
-def final_lines(row: SessionRow, lang: str) -> list[str]:
-    """Final results: the places first, then how each tie was broken, then each seat's score
-    breakdown (when it all fits one message; else :func:`breakdown_messages` carries them)."""
-    row = reader_row(row, lang)
-    if not row.result:
-        return [t(lang, "ui.ended_no_result")]
-    result = row.result
-    if row.status == "abandoned":  # no places: an abandoned game names no winner
-        lines = [t(lang, "ui.abandoned_results")]
-        lines += [t(lang, "ui.abandoned_score", player=seat.name, total=result["totals"][seat.seat])
-                  for seat in row.seats]
-        if result.get("forfeit") is not None:
-            lines.append(t(lang, "ui.forfeit", player=row.seats[result["forfeit"]].name))
-        return lines
-    lines = [t(lang, "ui.final_results")]
-    for place, group in enumerate(result["ranking"], start=1):
-        for seat in group:
-            lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
-                           total=result["totals"][seat],
-                           shared=t(lang, "ui.shared") if len(group) > 1 else "").rstrip())
-    lines += tie_lines(row, lang)
-    details = _with_breakdown(row, lang)
-    if not _too_long(lines + details):
-        lines += details
-    # else too long for one message (clipping would cut lines off): the breakdowns go in
-    # messages of their own (breakdown_messages), the places and ties stay here
-    return lines
-
-
-def _too_long(lines: list[str]) -> bool:
-    return len("\n".join(lines)) > MAX_CONTENT * 3 // 4
-
-
-def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's score breakdown, when the final results had no room for it (else none):
-    messages of whole lines, in ranking order, each opening with the player's name."""
-    row = reader_row(row, lang)
-    if not row.result or row.status == "abandoned" or "ranking" not in row.result:
-        return []
-    if any(line.startswith("  · ") for line in final_lines(row, lang)):
-        return []
-    out: list[str] = []
-    for group in row.result["ranking"]:
-        for seat in (s for s in group if row.result["breakdown"][s]):
-            chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
-                       total=row.result["totals"][seat])]
-            for key, points, params in row.result["breakdown"][seat]:
-                line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                if len("\n".join([*chunk, line])) > MAX_CONTENT:
-                    out.append("\n".join(chunk))
-                    chunk = [t(lang, "ending.breakdown_more", player=row.seats[seat].name)]
-                chunk.append(line)
-            out.append("\n".join(chunk))
-    return out
-
-
-def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's breakdown under its name, in ranking order."""
-    result = row.result or {}
-    lines = []
-    for seat in [s for group in result.get("ranking", []) for s in group]:
-        if not result["breakdown"][seat]:
-            continue
-        lines.append(t(lang, "ui.breakdown_of", player=row.seats[seat].name,
-                       total=result["totals"][seat]))
-        lines += ["  · " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                  for key, points, params in result["breakdown"][seat]]
-    return lines
 
 
 def pace_description(pace_json: str, lang: str) -> str:

@@ -17,7 +17,7 @@ from PIL import Image
 import engines
 import render
 from db.store import SessionRow
-from session import present
+from session import present, wording
 from session.errors import tells_store_failures
 from session.service import Sessions
 from session.values import Notice, says_the_move
@@ -85,7 +85,7 @@ def build(row: SessionRow, codes: list[tuple[int, str]], lang: str,
 def animate(views: list[dict], row: SessionRow, lang: str) -> bytes:
     images = []
     for view in views:
-        image = Image.open(io.BytesIO(render.board_png(row.game_id, view, names=present.names(row),
+        image = Image.open(io.BytesIO(render.board_png(row.game_id, view, names=wording.names(row),
                                                        lang=lang))).convert("RGB")
         if image.width > MAX_WIDTH:
             image = image.resize((MAX_WIDTH, round(image.height * MAX_WIDTH / image.width)))

@@ -15,7 +15,7 @@ from typing import Any
 
 import engines
 from db.store import SeatRow, SessionRow
-from session import ids, present
+from session import ids, present, specs
 from session.picker import covers
 
 
@@ -69,7 +69,7 @@ def options_of(rows: list[list[Any]]) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     for row in rows:
         for item in row:
-            if isinstance(item, present.SelectSpec):
+            if isinstance(item, specs.SelectSpec):
                 out += [(item.custom_id, value) for _, value in item.options]
             else:
                 out.append((item.custom_id, None))

@@ -11,7 +11,7 @@ import pytest
 import engines
 from db import Database
 from db.store import SeatRow, SessionRow
-from session import present, replay, ties
+from session import present, replay, results, ties
 from session.service import Sessions
 from session.values import Notice
 from text.catalog import LANGUAGES
@@ -34,22 +34,22 @@ def kingdomino_tie(largest: list[int], crowns: list[int], ranking: list[list[int
 
 def test_a_tie_broken_by_the_largest_property_names_it_and_the_numbers():
     # Bo's largest property (9 squares) has no crown: it decides all the same
-    lines = present.final_lines(kingdomino_tie([6, 9], [2, 1], [[1], [0]]), "en")
+    lines = results.final_lines(kingdomino_tie([6, 9], [2, 1], [[1], [0]]), "en")
     assert lines[1].startswith("1. Bo: 4") and lines[2].startswith("2. Ala: 4")
     assert lines[3] == ("⚖ Bo, Ala: tied on 4 points; the tie-break, largest property in "
                         "squares, crowned or not, decides: Bo 9 · Ala 6.")
-    pl = present.final_lines(kingdomino_tie([6, 9], [2, 1], [[1], [0]]), "pl")
+    pl = results.final_lines(kingdomino_tie([6, 9], [2, 1], [[1], [0]]), "pl")
     assert "rozstrzyga największa posiadłość" in pl[3] and "Bo 9 · Ala 6" in pl[3]
 
 
 def test_a_tie_broken_by_the_second_tiebreak_says_the_first_was_equal_too():
-    lines = present.final_lines(kingdomino_tie([7, 7], [3, 5], [[1], [0]]), "en")
+    lines = results.final_lines(kingdomino_tie([7, 7], [3, 5], [[1], [0]]), "en")
     assert "largest property in squares, crowned or not: equal too (7)" in lines[3]
     assert lines[3].endswith("crowns, decides: Bo 5 · Ala 3.")
 
 
 def test_a_tie_no_tiebreak_breaks_is_a_shared_place_and_says_why():
-    lines = present.final_lines(kingdomino_tie([7, 7], [3, 3], [[0, 1]]), "uk")
+    lines = results.final_lines(kingdomino_tie([7, 7], [3, 3], [[0, 1]]), "uk")
     assert "(спільне місце)" in lines[1] and "(спільне місце)" in lines[2]
     assert lines[3].endswith("місце спільне.") and "(7)" in lines[3] and "(3)" in lines[3]
 
@@ -63,14 +63,14 @@ def test_a_game_without_tiebreaks_shares_the_place():
 def test_results_stored_before_tiebreaks_existed_still_read():
     r = row(result={"totals": [4, 4], "ranking": [[1], [0]], "breakdown": [[], []]})
     assert ties.tie_lines(r, "en") == []  # it cannot know how the tie was broken
-    assert present.final_lines(r, "en")[1].startswith("1. Bo: 4")
+    assert results.final_lines(r, "en")[1].startswith("1. Bo: 4")
 
 
 def test_the_places_come_before_any_breakdown_and_the_alt_text_opens_with_them():
     lines = [["kingdomino.score.property", 3, {"terrain": "wheat", "squares": 3, "crowns": 1}]]
     r = row(result={"totals": [3, 9], "ranking": [[1], [0]], "breakdown": [lines, lines * 3],
                     "tiebreaks": []})
-    final = present.final_lines(r, "en")
+    final = results.final_lines(r, "en")
     assert [line[:2] for line in final[1:3]] == ["1.", "2."]
     assert all(not line.startswith("  · ") for line in final[:3])
     game = engines.get("kingdomino")
@@ -99,7 +99,7 @@ def test_a_long_breakdown_goes_out_in_whole_lines_each_message_naming_the_player
              {"terrain": "wheat", "icon": "", "squares": 1, "crowns": 1}]
     r = row(result={"totals": [0, 200], "ranking": [[1], [0]], "breakdown": [[], [entry] * 200],
                     "tiebreaks": []})
-    messages = present.breakdown_messages(r, "en")
+    messages = results.breakdown_messages(r, "en")
     assert len(messages) >= 2 and all(len(m) <= 2000 for m in messages)
     assert all("Bo" in m.splitlines()[0] for m in messages)  # Ala scored nothing: no message
     assert sum(m.count("\n· ") + m.startswith("· ") for m in messages) == 200

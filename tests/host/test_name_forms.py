@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from db.store import SeatRow, SessionRow
-from session import present, seatnames
+from session import present, results, seatnames, wording
 from text.catalog import (
     CASES,
     LANGUAGES,
@@ -105,7 +105,7 @@ def test_a_move_names_the_building_in_the_accusative(lang, verb, expected):
     codes = [c for c in game.legal_actions(state, seat) if c.startswith(verb + " ")]
     assert codes
     for code in codes:
-        assert re.match(expected, present.describe(_row("dwoch_nastepcow"), state, code, lang))
+        assert re.match(expected, wording.describe(_row("dwoch_nastepcow"), state, code, lang))
 
 
 #: words that guess a player's gender (or the "(a)" patch over it) in pl and uk
@@ -185,7 +185,7 @@ async def test_a_computer_player_is_named_in_the_readers_language():
     assert "Комп'ютер 2" in (turn.description or "")
     finished = _row("kingdomino", seats=seats, status="finished",
                     result={"ranking": [[1], [0]], "totals": [3, 9], "breakdown": [[], []]})
-    assert any("Комп'ютер 2 (легкий)" in line for line in present.final_lines(finished, "uk"))
+    assert any("Комп'ютер 2 (легкий)" in line for line in results.final_lines(finished, "uk"))
 
 
 @pytest.mark.parametrize("lang", ["pl", "uk"])
@@ -204,7 +204,7 @@ def test_every_dwoch_move_of_a_whole_game_reads_without_a_nominative_after_a_ver
             break
         seat = game.to_act(state)[0]
         for code in game.legal_actions(state, seat):
-            said = present.describe(_row("dwoch_nastepcow"), state, code, lang)
+            said = wording.describe(_row("dwoch_nastepcow"), state, code, lang)
             for verb in verbs:
                 if said.startswith(verb):
                     seen += 1

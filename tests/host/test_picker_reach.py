@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from db.store import SeatRow, SessionRow
-from session import ids, present
+from session import ids, present, specs
 from session.service import check_code, playable
 
 #: Discord's limits on one message's components
@@ -36,7 +36,7 @@ def check_limits(rows: list) -> None:
         assert 1 <= len(row) <= BUTTONS
         for item in row:
             assert len(item.custom_id) <= CUSTOM_ID
-            if isinstance(item, present.SelectSpec):
+            if isinstance(item, specs.SelectSpec):
                 assert len(row) == 1 and 1 <= len(item.options) <= OPTIONS
                 assert len(item.placeholder) <= 150
                 assert all(len(label) <= 100 and len(value) <= VALUE
@@ -65,7 +65,7 @@ def reachable(row: SessionRow, state: dict, codes: list[str]) -> set[str]:
             assert message.rows == rows and "picker." not in message.content, message.content
             assert "#" not in message.content and "_" not in message.content, message.content
         for item in (i for r in rows for i in r):
-            if isinstance(item, present.SelectSpec):
+            if isinstance(item, specs.SelectSpec):
                 targets = [(value[:2] == "a:", value[2:]) for _, value in item.options]
             else:
                 parsed = ids.parse(item.custom_id)

@@ -12,7 +12,7 @@ import pytest
 import engines
 from db import Database
 from engines.base import BadOptions
-from session import present
+from session import present, results, specs
 from session.picker import step
 from session.service import Sessions, playable
 from text.catalog import LANGUAGES, t
@@ -44,10 +44,10 @@ def texts(row, state, notices, lang: str) -> list[str]:
                 rows += message.rows
         for items in rows:
             for item in items:
-                out += [item.label] if isinstance(item, present.ButtonSpec) else \
+                out += [item.label] if isinstance(item, specs.ButtonSpec) else \
                     [item.placeholder, *(label for label, _ in item.options)]
     else:
-        out += present.final_lines(row, lang) + present.breakdown_messages(row, lang)
+        out += results.final_lines(row, lang) + results.breakdown_messages(row, lang)
     return out
 
 
