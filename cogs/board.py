@@ -8,6 +8,7 @@ Nothing here decides game matters; it sends what the session layer and presenter
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -36,9 +37,17 @@ BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
 LIVE_BOARDS = 4096
 
 
-def board_nonce(row: SessionRow) -> str:
-    """The nonce of a session's board at its version (Discord: at most 25 characters)."""
-    return f"b{row.id}v{row.version}"[:25]
+def board_nonce(row: SessionRow, spec: MessageSpec) -> str:
+    """The nonce of a session's board post (Discord: at most 25 characters): the session, its
+    version, and a short digest of what the post says. Discord answers a repeated nonce with
+    the message already made, so two different posts must never share one: an abandon, an end
+    vote or ``/game admin end`` leave the version as it was, and their final board must not
+    come back as the running board posted at that version (a retry of the same post keeps its
+    nonce and still finds the message it made)."""
+    said = "\n".join([row.status, spec.content or "",
+                      *(item.custom_id for line in spec.rows for item in line)])
+    digest = hashlib.blake2s(said.encode(), digest_size=4).hexdigest()
+    return f"b{row.id}v{row.version}h{digest}"[-25:]
 
 
 class LiveBoard(NamedTuple):
@@ -311,7 +320,7 @@ class Board:
             try:
                 async with self.pace:
                     return await channel.send(  # a fresh file every time
-                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
+                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row, spec))
             except discord.HTTPException as exc:
                 if wait is None or not (exc.status == 429 or exc.status >= 500):
                     log.warning("board of session %s (version %s) not posted: %s", row.id,
