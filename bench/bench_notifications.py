@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines  # noqa: E402
 from tests.e2e.helpers import open_game, play_to_end, read_session  # noqa: E402
-from tests.e2e.notifications import live_buttons, notifications  # noqa: E402
+from tests.e2e.notifications import live_buttons, notifications, turns_started  # noqa: E402
 from tests.standin.botproc import REPO, BotProcess  # noqa: E402
 from tests.standin.server import Discord  # noqa: E402
 from tests.standin.users import Player, Table, answer  # noqa: E402
@@ -64,23 +64,6 @@ def setups(games: list[str]) -> list[tuple[str, int]]:
     return out
 
 
-def turns_started(db: Path, channel: int) -> dict[int, int]:
-    """User id -> the turns they had to act: how often their seat became one that must act
-    (by the engine, over the replayed game; staying to act across moves is one turn)."""
-    stored = read_session(db, channel)
-    game = engines.get(stored.game_id)
-    out = dict.fromkeys((u for u in stored.user_ids if u is not None), 0)
-    before: set[int] = set()
-    for state in stored.replay():
-        now = set() if game.is_over(state) else set(game.to_act(state))
-        for seat in now - before:
-            user = stored.user_ids[seat]
-            if user is not None:
-                out[user] += 1
-        before = now
-    return out
-
-
 async def one_game(discord: Discord, db: Path, channel: int, game_id: str, seats: int,
                    seed: int, n: int) -> Result:
     players = [Player(discord, f"T{n}P{i}") for i in range(seats)]
@@ -99,7 +82,7 @@ async def one_game(discord: Discord, db: Path, channel: int, game_id: str, seats
     await asyncio.sleep(SETTLE)
     user_ids = [p.id for p in players]
     mine = [x for x in notifications(discord, discord.calls[start:]) if x.user_id in user_ids]
-    made = turns_started(db, channel)
+    made = turns_started(read_session(db, channel))
     awake = [p.id for p in players if p is not quiet]
     per_turn = (sum(1 for x in mine if x.user_id in awake)
                 / max(1, sum(made[u] for u in awake)))

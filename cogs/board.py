@@ -189,8 +189,10 @@ class Board:
         Discord keeps refusing the board."""
         async with self._publishing[outcome.session.id]:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
-        if hands:
-            await self.hands.send_in_order(outcome.session, hands)
+        if outcome.finished and outcome.session.state_json is not None:
+            await self.hands.end_in_order(outcome.session)  # no live button left in a DM
+        elif hands:
+            await self.hands.send_in_order(outcome.session, hands, outcome.started)
 
     async def _publish(self, outcome: Outcome, *, force_new: bool = False,
                        reply: discord.Interaction | None = None,
@@ -213,7 +215,7 @@ class Board:
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
             await self._post_news(channel, outcome)
-            return outcome.private_seats
+            return self._hand_seats(outcome)
         state = await self.sessions.state(row)
         # who acts and the public view come with a move's outcome; other publishes work them out
         to_act = facts.to_act(row, state) if outcome.to_act is None else outcome.to_act
@@ -229,9 +231,20 @@ class Board:
                 and await self._edit_turn_message(channel, previous, spec, reply):
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
-            return outcome.private_seats if row.status == "active" else []
+            return self._hand_seats(outcome)
         await self._post_new_board(outcome, channel, to_act, spec, previous, reply, bare)
-        return outcome.private_seats if row.status == "active" else []
+        return self._hand_seats(outcome)
+
+    @staticmethod
+    def _hand_seats(outcome: Outcome) -> list[int]:
+        """The seats whose hands go out after this publish: those whose private view changed,
+        and in a game with hands those whose turn started (their new DM tells them)."""
+        if outcome.session.status != "active":
+            return []
+        seats = list(outcome.private_seats)
+        if facts.hidden_information(outcome.session.game_id):
+            seats += [s for s in outcome.started or [] if s not in seats]
+        return seats
 
     async def _post_news(self, channel: Any, outcome: Outcome) -> None:
         """A vote or a seat change: a line of news, not a new board."""
@@ -248,7 +261,8 @@ class Board:
         retire ``previous`` (the board before it) unless a first answer already did (``bare``);
         the final board of a finished game is followed by its score breakdown."""
         row = outcome.session
-        pings = await self._turn_pings(row, to_act)
+        pings = await self._turn_pings(row, to_act if outcome.started is None
+                                       else outcome.started)
         board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
         if reply is not None:
@@ -290,19 +304,22 @@ class Board:
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
 
-    async def _turn_pings(self, row: SessionRow, to_act: list[int]) -> discord.AllowedMentions:
-        """Who a new board may ping: the players now to move, in every pace, never someone who
-        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
-        hours end: see session/nudges.py)."""
+    async def _turn_pings(self, row: SessionRow, started: list[int]) -> discord.AllowedMentions:
+        """Who a new board may ping: the players whose turn to act just started (one still
+        acting was told already, or is at the screen), in every pace; never someone told by
+        their hand's new DM instead (one notification per turn), who turned pings off, or is
+        in quiet hours (their ping is a timer then, due when the quiet hours end: see
+        session/nudges.py)."""
         if row.status != "active":
             return discord.AllowedMentions.none()
         users = []
         now = self.sessions.clock()
-        for seat in to_act:
+        for seat in started:
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue
-            if not await self.posts.takes_pings(user_id):
+            if not await self.posts.takes_pings(user_id) \
+                    or await self.hands.told_by_dm(row, user_id):
                 continue
             if not (await self.sessions.quiet(user_id)).is_quiet(now):
                 users.append(discord.Object(user_id))

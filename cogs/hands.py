@@ -47,13 +47,33 @@ class Hands:
         self._dm_told: set[tuple[int, int]] = set()
         self._languages: dict[int, str] = {}  # user id -> language last seen (remember_language)
 
-    async def send_in_order(self, row: SessionRow, seats: list[int]) -> None:
+    async def told_by_dm(self, row: SessionRow, user_id: int | None) -> bool:
+        """Whether this player is told of their turn by a new hand DM (then never also by the
+        board's mention): a game with hands, and DMs that arrive; a player with closed or
+        failing DMs is told by the channel's mention."""
+        return user_id is not None and facts.hidden_information(row.game_id) \
+            and self._dm_down.get(user_id, 0.0) <= time.monotonic() \
+            and await self.sessions.may_dm(user_id)
+
+    def in_order(self, session_id: int) -> asyncio.Lock:
+        """Held while a session's DMs go out (one session's DMs at a time)."""
+        return self._dming[session_id]
+
+    async def send_in_order(self, row: SessionRow, seats: list[int],
+                            started: list[int] | None = None) -> None:
         """:meth:`send_hands` in the game's channel, after any DMs of the session under way."""
         async with self._dming[row.id]:
-            await self.send_hands(row, seats, await self.channels.get(row.channel_id))
+            await self.send_hands(row, seats, await self.channels.get(row.channel_id), started)
 
-    async def send_hands(self, row: SessionRow, seats: list[int], channel: Any) -> None:
+    async def send_hands(self, row: SessionRow, seats: list[int], channel: Any,
+                         started: list[int] | None = None, *, since: bool = False) -> None:
         """DM each seat its private view; closed DMs fall back to the channel's button.
+
+        ``started``: the seats whose turn to act just started: each gets a new DM (their one
+        notification for the turn) unless in quiet hours (then the ping timer sends it when
+        they end); others' cards are edited in place (no notification). ``None`` (a repair):
+        a new DM for a player who must act and has not had one for this turn. ``since``: the
+        new DM says what the others did since the player's last move.
 
         A refused DM (50007) is remembered in the database; a DM Discord failed (5xx) pauses
         that user's DMs for a while in this process. Either way the player is told once per
@@ -72,10 +92,10 @@ class Hands:
             if not await self.sessions.may_dm(user_id) \
                     or self._dm_down.get(user_id, 0.0) > time.monotonic():
                 continue  # the turn message's "My hand" button serves
-            lang = await self.posts.user_lang(user_id) or row.lang
-            spec = await present.hand_message(row, state, seat, lang)
             try:
-                await self._living_hand(row.id, user_id, spec, acting=seat in to_act)
+                await self._hand(row, state, seat, user_id, acting=seat in to_act,
+                                 notify=None if started is None else seat in started,
+                                 since=since)
             except discord.Forbidden as exc:
                 if getattr(exc, "code", None) == CANNOT_DM:
                     await self.sessions.dm_refused(user_id)
@@ -94,25 +114,49 @@ class Hands:
                                  players=", ".join(f"<@{u}>" for u in untold)),
                                allowed_mentions=discord.AllowedMentions(users=True))
 
-    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, *,
-                           acting: bool) -> None:
-        """One private message per player and game, edited in place when the view changes;
-        a new DM (a notification) only when the player must act and has not had one for this
-        turn. A message that is gone (deleted, DMs reset) is replaced by a new one."""
+    async def _hand(self, row: SessionRow, state: dict[str, Any], seat: int, user_id: int, *,
+                    acting: bool, notify: bool | None, since: bool) -> None:
+        """One seat's card, in the player's language; a notification due in their quiet
+        hours is held (the ping timer sends it when they end)."""
+        lang = await self.posts.user_lang(user_id) or row.lang
+        if notify and (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock()):
+            notify = False
+        news = ""
+        if since and notify is not False and acting:
+            news = present.since_line(row, await self.sessions.news_since_move(row, seat), lang)
+        spec = await present.hand_message(row, state, seat, lang, since=news)
+        await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify)
+
+    async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, lang: str,
+                           *, acting: bool, notify: bool | None) -> None:
+        """One living private message per player and game, edited in place when the view
+        changes (an edit does not notify). A new DM (a notification) only when ``notify``
+        (``None``: when the player must act and has not had one for this turn); the card it
+        replaces then says the game moved on and loses its buttons, so a player's DMs never
+        pile up live-looking old hands. A message that is gone (deleted, DMs reset) is
+        replaced by a new one only for a player who must act now."""
         stored = await self.posts.hand_message(session_id, user_id)
-        if stored is not None and not (acting and not stored.acting):
+        if notify is None:
+            notify = acting and (stored is None or not stored.acting)
+        if stored is not None and not notify:
             try:
                 async with self.pace:
-                    await self.client.get_partial_messageable(stored.channel_id) \
-                        .get_partial_message(stored.message_id).edit(**edit_kwargs(spec))
+                    await self._message(stored).edit(**edit_kwargs(spec))
             except discord.NotFound:
-                pass  # gone: a new one below
+                stored = None  # gone: a new one below, if the player must act
+                if not acting:
+                    await self.posts.drop_hand_message(session_id, user_id)
+                    return
             else:
                 if stored.acting and not acting:  # the turn is over: next time, a new DM
                     await self.posts.save_hand_message(
                         session_id, user_id, HandMessage(stored.channel_id, stored.message_id,
                                                          False))
                 return
+        if not notify and (stored is not None or not acting or notify is False):
+            # no card yet and nothing to be told now (not to act, or held by quiet hours):
+            # the first DM comes with the player's turn; the "My hand" button serves meanwhile
+            return
         # each call its own slot: a first DM to a user may fetch the user and opens the DM
         # channel first (three calls in one slot went past a low limit)
         user = self.client.get_user(user_id)
@@ -126,6 +170,40 @@ class Hands:
             message = await user.send(**message_kwargs(spec))
         await self.posts.save_hand_message(session_id, user_id,
                                            HandMessage(message.channel.id, message.id, acting))
+        if stored is not None:
+            await self._retire(stored, t(lang, "ui.hand_moved_on"))
+
+    def _message(self, stored: HandMessage) -> Any:
+        return self.client.get_partial_messageable(stored.channel_id) \
+            .get_partial_message(stored.message_id)
+
+    async def _retire(self, stored: HandMessage, content: str, *,
+                      keep_image: bool = False) -> None:
+        """An old card: a short line and no buttons (a deleted one is left as it is)."""
+        kwargs: dict[str, Any] = {"content": content, "view": None}
+        if not keep_image:
+            kwargs["attachments"] = []
+        try:
+            async with self.pace:
+                await self._message(stored).edit(**kwargs)
+        except discord.HTTPException as exc:
+            log.info("hand message %s not retired: %s", stored.message_id, exc)
+
+    async def end_in_order(self, row: SessionRow) -> None:
+        """The game is over: every player's card keeps its last view but loses its buttons
+        and says so (a button there would no longer work), after any DMs under way."""
+        async with self._dming[row.id]:
+            for seat in row.seats:
+                if seat.user_id is None:
+                    continue
+                stored = await self.posts.hand_message(row.id, seat.user_id)
+                if stored is None:
+                    continue
+                lang = await self.posts.user_lang(seat.user_id) or row.lang
+                await self._retire(stored, t(lang, "ui.hand_over",
+                                             game=t(lang, f"game.{row.game_id}"),
+                                             channel=row.channel_id), keep_image=True)
+                await self.posts.drop_hand_message(row.id, seat.user_id)
 
     async def remember_language(self, user_id: int, locale: str | None) -> None:
         """Each user's Discord language, from their interactions, for their DMs; written only

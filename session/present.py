@@ -29,6 +29,8 @@ MAX_BUTTONS = 20
 MAX_CONTENT = 2000
 #: and an attachment's description (its alt text) at 1024
 MAX_DESCRIPTION = 1024
+#: "Since your move: …" stays within about two lines of a phone's screen
+SINCE_LIMIT = 200
 
 
 @dataclass
@@ -365,13 +367,22 @@ def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageS
 
 
 async def hand_message(
-    row: SessionRow, state: dict[str, Any], seat: int, lang: str
+    row: SessionRow, state: dict[str, Any], seat: int, lang: str, *, since: str = ""
 ) -> MessageSpec:
-    """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
+    """A seat's private view: for that seat's eyes only (DM or ephemeral). Its first line says
+    what it is ("Your move in Bunny Kingdom, #games"): a phone's notification preview shows
+    just that; ``since``: what changed while the player was away (:func:`since_line`)."""
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     game = engines.get(row.game_id)
-    content = t(lang, "ui.your_hand", game=t(lang, f"game.{row.game_id}"), channel=row.channel_id)
+    to_act = game.to_act(state) if row.status == "active" else []
+    name = t(lang, f"game.{row.game_id}")
+    if seat in to_act:
+        first = t(lang, "ui.hand_your_move", game=name, channel=row.channel_id)
+    else:
+        first = t(lang, "ui.hand_waiting", game=name, channel=row.channel_id,
+                  players=", ".join(row.seats[s].name for s in to_act) or "—")
+    content = "\n".join(line for line in (first, since, t(lang, "ui.hand_only_you")) if line)
     description = alt_text([
         t(lang, "alt.hand", game=t(lang, f"game.{row.game_id}"), player=row.seats[seat].name),
         t(lang, "alt.to_move", players=", ".join(row.seats[s].name for s in game.to_act(state)))
@@ -381,6 +392,19 @@ async def hand_message(
                        rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
                                          "primary")]])
 
+
+
+def since_line(row: SessionRow, notices: list[Notice], lang: str) -> str:
+    """What the others did since a player's last move, in one or two lines (the newest
+    events when there are more); empty when nothing happened."""
+    lines = [line.rstrip(".") for line in notices_text(row, notices, lang) if line]
+    if not lines:
+        return ""
+    text_ = t(lang, "ui.since_your_move", events="; ".join(lines) + ".")
+    while len(text_) > SINCE_LIMIT and len(lines) > 1:
+        lines = lines[1:]
+        text_ = t(lang, "ui.since_your_move", events="… " + "; ".join(lines) + ".")
+    return text_ if len(text_) <= SINCE_LIMIT else text_[:SINCE_LIMIT - 1] + "…"
 
 
 def link(row: SessionRow) -> str:

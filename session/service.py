@@ -317,7 +317,7 @@ class Sessions:
         self.remember_state(row.id, row.version, state)
         notices.append(Notice("notice.started", {"game": row.game_id}))
         outcome = Outcome(row, notices, board_changed=True,
-                          private_seats=self._human_seats(row, game))
+                          private_seats=self._human_seats(row, game), acting_before=set())
         return await self.settle(await self.run_computer_players(outcome))
 
     # --- play --------------------------------------------------------------------------
@@ -363,6 +363,8 @@ class Sessions:
         over = game.is_over(new_state)
         result = self.result(game, new_state) if over else None
         before, after = set(game.to_act(state)), [] if over else game.to_act(new_state)
+        if outcome.acting_before is None:  # the first move of this change
+            outcome.acting_before = before
         reveals = any(e.get("reveal") for e in events)
         outcome.new_turn |= over or reveals or not set(after) <= before
         extra = await self.turns.statements(row, before, after, over=over)
@@ -404,6 +406,27 @@ class Sessions:
             if before.get("private") != after.get("private") and s not in outcome.private_seats:
                 outcome.private_seats.append(s)
 
+    @tells_store_failures
+    async def news_since_move(self, row: SessionRow, seat: int) -> list[Notice]:
+        """The public events of the others' moves since this seat's last move (the game's
+        start when it has none), newest last: what a player who was away missed. Replays the
+        log, so it is for the occasional held notification, not every board."""
+        game = engines.get(row.game_id)
+        state = game.setup(row.players, row.options, row.seed)
+        news: list[Notice] = []
+        for action in await self.store.actions(row.id):
+            before = state
+            state, events = game.apply(state, action.seat, action.code)
+            if action.seat == seat:
+                news = []
+                continue
+            if not game.meta.hidden_information and not says_the_move(events, action.seat):
+                key, params = game.describe(before, action.code)
+                news.append(Notice("notice.played", {"seat": action.seat,
+                                                     "action": (key, params)}))
+            news.extend(event_notices(events))
+        return news
+
     async def quiet(self, user_id: int | None) -> Quiet:
         """A user's quiet hours (none set: never quiet)."""
         return await self.turns.quiet(user_id)
@@ -441,6 +464,8 @@ class Sessions:
         state = await self.state(row)
         outcome.to_act = game.to_act(state) if row.status == "active" else []
         outcome.public = game.view(state, None)
+        if outcome.acting_before is not None:
+            outcome.started = [s for s in outcome.to_act if s not in outcome.acting_before]
         return outcome
 
     # --- reading for the host ----------------------------------------------------------

@@ -9,8 +9,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import engines
 from session import ids
-from tests.standin.server import Call, Discord
+from tests.e2e.helpers import Stored
+from tests.standin.server import DEFERRED_MESSAGE, Call, Discord
 
 MENTION = re.compile(r"<@!?(\d+)>")
 EPHEMERAL = 1 << 6
@@ -41,8 +43,17 @@ def notified(body: dict[str, Any]) -> set[int]:
 def notifications(discord: Discord, calls: list[Call] | None = None) -> list[Notification]:
     """Every notification the bot's successful requests made, in order."""
     out: list[Notification] = []
+    followed: set[int] = set()  # interactions whose first follow-up was seen
     for call in discord.calls if calls is None else calls:
-        if not 200 <= call.status < 300 or call.method != "POST" or not isinstance(call.body, dict):
+        if not 200 <= call.status < 300 or not isinstance(call.body, dict):
+            continue
+        if call.method == "PATCH" and call.path.endswith("/messages/@original"):
+            # an edit of a "thinking" message fills it: later follow-ups are new messages
+            edited = discord.interaction_by_token(call.path.split("/")[3])
+            if edited is not None:
+                followed.add(edited.id)
+            continue
+        if call.method != "POST":
             continue
         body = call.body
         if call.key == "POST /channels/{channel_id}/messages":
@@ -64,11 +75,16 @@ def notifications(discord: Discord, calls: list[Call] | None = None) -> list[Not
             users, channel_id = notified(body), inter.channel_id
         elif call.key == "POST /webhooks/{webhook_id}/{token}":
             inter = discord.interaction_by_token(call.path.split("/")[3])
-            if (body.get("flags") or 0) & EPHEMERAL or inter is None:
+            if inter is None:
                 continue
-            original = discord.messages.get(inter.original_id or 0)
-            if original is not None and original.ephemeral:
-                continue  # replaced an ephemeral "thinking" message: ephemeral too
+            first = inter.id not in followed
+            followed.add(inter.id)
+            if (body.get("flags") or 0) & EPHEMERAL:
+                continue
+            if first and inter.response_type == DEFERRED_MESSAGE:
+                # the first follow-up of a "thinking" defer replaces that message, keeping
+                # its visibility (and an edit's silence)
+                continue
             users, channel_id = notified(body), inter.channel_id
         else:
             continue
@@ -88,4 +104,20 @@ def live_buttons(discord: Discord, channel_id: int, user_ids: list[int]) -> list
         kinds = {getattr(ids.parse(c), "kind", None) for c in message.custom_ids()}
         if kinds - {"rematch"}:
             out.append(message.id)
+    return out
+
+
+def turns_started(stored: Stored) -> dict[int, int]:
+    """User id -> the turns they had to act: how often their seat became one that must act
+    (by the engine, over the replayed game; staying to act across moves is one turn)."""
+    game = engines.get(stored.game_id)
+    out = dict.fromkeys((u for u in stored.user_ids if u is not None), 0)
+    before: set[int] = set()
+    for state in stored.replay():
+        now = set() if game.is_over(state) else set(game.to_act(state))
+        for seat in now - before:
+            user = stored.user_ids[seat]
+            if user is not None:
+                out[user] += 1
+        before = now
     return out

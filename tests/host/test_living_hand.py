@@ -1,6 +1,7 @@
 """One living hand (issue 12): each player has one private message per game, edited in place
 when their view changes; a new DM only when they must act (at most one per turn they must act),
-in the player's own language."""
+in the player's own language; the card it replaces, and every card at the end, loses its
+buttons (issue 24)."""
 
 from __future__ import annotations
 
@@ -46,14 +47,18 @@ async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn_to_act(
     for seat in row.seats:
         user = client.users[seat.user_id]
         new_dms = len(user.dms)
-        # the first hand (the game starts) and at most one per turn the player must act
-        assert 1 <= new_dms <= starts[seat.seat] + 1, (seat.seat, new_dms, starts[seat.seat])
+        # one new DM per turn the player must act, at most (the first comes with their first
+        # turn: a hand while others act is no reason to buzz a phone)
+        assert 1 <= new_dms <= starts[seat.seat], (seat.seat, new_dms, starts[seat.seat])
         edits += sum(m.edits for m in client.channel(-seat.user_id).messages)
+        lang = "pl" if seat.user_id == 2 else "en"
+        # every older card says the game moved on, the last one that it is over; none keeps
+        # a button that would no longer work
+        assert [dm.content for dm in user.dms[:-1]] == [t(lang, "ui.hand_moved_on")] * (new_dms - 1)
+        assert user.dms[-1].content == t(lang, "ui.hand_over", game=t(lang, f"game.{game_id}"),
+                                         channel=CH)
+        assert all(not dm.view or not dm.view.children for dm in user.dms)
     assert edits > 0  # the hand followed the game by edits, not by new messages
-    polish = client.users[2].dms[0].content
-    assert polish == t("pl", "ui.your_hand", game=t("pl", f"game.{game_id}"), channel=CH)
-    assert client.users[1].dms[0].content == t(
-        "en", "ui.your_hand", game=t("en", f"game.{game_id}"), channel=CH)
     await sessions.db.close()  # play_game restarted over a database of its own
 
 
