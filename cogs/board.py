@@ -20,7 +20,7 @@ from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
 from cogs.hands import Hands
 from cogs.pace import GlobalPace
 from cogs.replies import Replies
-from session import facts, present
+from session import facts, ids, present
 from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
@@ -190,6 +190,7 @@ class Board:
         async with self._publishing[outcome.session.id]:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
         if outcome.finished and outcome.session.state_json is not None:
+            await self._retire_leftovers(outcome.session)
             await self.hands.end_in_order(outcome.session)  # no live button left in a DM
         elif hands:
             await self.hands.send_in_order(outcome.session, hands, outcome.started)
@@ -360,6 +361,26 @@ class Board:
         await self.posts.board_pending(row.id, row.version)
         return await self.replies.follow_up(reply, f"board of session {row.id} (version {row.version})",
                                      **message_kwargs(spec), allowed_mentions=pings)
+
+    async def _retire_leftovers(self, row: SessionRow) -> None:
+        """The game is over: its other messages with buttons (a vote on an absent player, an
+        end vote) would only refuse a click now; one page of recent history finds them (the
+        final board's Rematch stays)."""
+        channel = await self.channels.get(row.channel_id)
+        prefix, rematch = f"sk:{row.id}:", ids.rematch(row.id)
+        try:
+            async with self.pace:  # one page of history: one call
+                found = [message async for message in channel.history(limit=50)]
+            for message in found:
+                custom_ids = [getattr(item, "custom_id", None) or ""
+                              for component in message.components
+                              for item in getattr(component, "children", [])]
+                if any(c.startswith(prefix) and c != rematch for c in custom_ids):
+                    async with self.pace:
+                        await message.edit(view=None)
+        except discord.HTTPException as exc:
+            # no Read Message History: such a message keeps buttons that refuse politely
+            log.warning("session %s: leftover buttons not retired: %s", row.id, exc)
 
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
