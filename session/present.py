@@ -19,6 +19,7 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, left_text, spent
 from session.picker import MENU_SIZE, Choice, step
+from session.standings import RANKED_AFTER
 from session.values import Notice
 from session.workers import off_loop
 from text.catalog import lookup, t
@@ -29,6 +30,8 @@ MAX_BUTTONS = 20
 MAX_CONTENT = 2000
 #: and an attachment's description (its alt text) at 1024
 MAX_DESCRIPTION = 1024
+#: a rating is shown in points, this many per unit of the model's ordinal
+RATING_SCALE = 40
 #: "Since your move: …" stays within about two lines of a phone's screen
 SINCE_LIMIT = 200
 
@@ -359,6 +362,8 @@ def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageS
                    variants=variants))
     lines.append(t(lang, "ui.lobby_pace", pace=pace_description(row.pace_json, lang)))
     rows: list[list[ButtonSpec | SelectSpec]] = []
+    if row.status == "lobby" and len(row.seats) < row.players:
+        lines.append(t(lang, "ui.lobby_waiting", count=row.players - len(row.seats)))
     if row.status == "lobby":
         rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
                  ButtonSpec(ids.lobby(row.id, "start"), t(lang, "ui.start"), "primary"),
@@ -498,10 +503,21 @@ def stats_text(name: str, stats: dict[str, dict[str, Any]], lang: str) -> str:
         line = t(lang, "ui.standings_stats_line", scope=t(lang, f"ui.scope_{scope}"),
                  game=t(lang, f"game.{game_id}"), games=entry["games"], wins=entry["wins"],
                  abandoned=entry["abandoned"], average=entry["average"])
-        if entry.get("rating") is not None:
-            line += t(lang, "ui.standings_stats_rating", rating=entry["rating"])
+        # shown once the player could be on the leaderboard: before that the number says little
+        rated = entry.get("rated", 0)
+        if entry.get("rating") is not None and rated >= RANKED_AFTER:
+            line += t(lang, "ui.standings_stats_rating", rating=rating_points(entry["rating"]))
+        elif rated:
+            line += t(lang, "ui.standings_stats_unrated", count=RANKED_AFTER - rated)
         lines.append(line)
     return _clip(lines)
+
+
+def rating_points(ordinal: float) -> int:
+    """A rating as people read one: the model's ordinal (a skill the player very likely has
+    at least, 0 for a newcomer, negative after early losses) in whole points, never below
+    zero (RATING_SCALE points per unit, so a strong player is near a thousand)."""
+    return round(max(0.0, ordinal) * RATING_SCALE)
 
 
 def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: str, *,
@@ -513,5 +529,5 @@ def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: st
     lines = [t(lang, f"ui.standings_title_{scope}", game=game)]
     for place, (user, rating, games) in enumerate(board, 1):
         lines.append(t(lang, "ui.standings_line", place=place, player=f"<@{user}>",
-                       rating=f"{rating:.1f}", games=games))
+                       rating=rating_points(rating), games=games))
     return _clip(lines)

@@ -74,12 +74,22 @@ def _has_renderer(game_id: str) -> bool:
 
 
 def default_players(game: Game, variants: list[str]) -> int:
-    """Seats to open when none were asked for: the most the game and its variants allow."""
+    """Seats to open when none were asked for: the fewest the game and its variants allow, so
+    two friends start a game with ``/game new`` and one Join (the full lobby starts by
+    itself); more players ask for them with ``players``."""
     counts = set(range(game.meta.min_players, game.meta.max_players + 1))
     for variant in game.meta.variants:
         if variant.name in variants and variant.players:
             counts &= set(variant.players)
-    return max(counts, default=game.meta.max_players)
+    return min(counts, default=game.meta.min_players)
+
+
+def min_players(game: Game, variants: list[str]) -> int:
+    """The fewest seats a game with these variants is played with."""
+    counts = [n for n in range(game.meta.min_players, game.meta.max_players + 1)
+              if all(n in v.players for v in game.meta.variants
+                     if v.name in variants and v.players)]
+    return min(counts, default=game.meta.min_players)
 
 
 def utcnow() -> datetime:
@@ -300,6 +310,10 @@ class Sessions:
                 raise SessionError("error.already_started", "the game has already started")
             if user_id != row.creator_id:
                 raise SessionError("error.only_creator_starts", "only the creator can start")
+            fewest = min_players(engines.get(row.game_id), row.options.get("variants", []))
+            if len(row.seats) < fewest:
+                raise SessionError("error.waiting_for_players", "the lobby is not full enough",
+                                   game=row.game_id, count=fewest - len(row.seats))
             return await self._start(row, [])
 
     async def _start(self, row: SessionRow, notices: list[Notice]) -> Outcome:

@@ -9,8 +9,10 @@ import pytest
 
 from db import Database
 from engines.base import GameError, IllegalAction, MalformedAction, NotYourTurn
+from session import present
 from session.ending import Ending
 from session.service import SessionError, Sessions, parse_variants
+from text.catalog import t
 
 #: the session suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"
@@ -74,6 +76,26 @@ def test_parse_variants():
     assert parse_variants(None) == []
 
 
+async def test_new_without_players_opens_the_fewest_seats_so_one_join_starts(sessions):
+    """Two friends: /game new without ``players`` and one Join start the game (issue 24);
+    more players ask for more seats. The lobby says how many more it waits for."""
+    out = await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1,
+                             name="Ala")
+    assert out.session.players == 2
+    assert present.lobby_message(out.session, [], "en").content.endswith(
+        t("en", "ui.lobby_waiting", count=1))
+    out = await sessions.join(CH, 2, "Bo")
+    assert out.session.status == "active"
+    four = await sessions.new(guild_id=1, channel_id=CH + 1, game_id="kingdomino", user_id=1,
+                              name="Ala", players=4)
+    assert t("en", "ui.lobby_waiting", count=3) in present.lobby_message(
+        four.session, [], "en").content
+    # a variant for two only: two seats whatever the game allows
+    duel = await sessions.new(guild_id=1, channel_id=CH + 2, game_id="kingdomino", user_id=1,
+                              name="Ala", variants="mighty_duel")
+    assert duel.session.players == 2
+
+
 async def test_lobby_rules(sessions):
     await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="Ala", players=3)
     await sessions.join(CH, 2, "Bo")
@@ -86,7 +108,8 @@ async def test_lobby_rules(sessions):
     assert [s.name for s in out.session.seats] == ["Ala"]
     with pytest.raises(SessionError) as err:
         await sessions.start(CH, 1)  # one player is too few for the game
-    assert err.value.key == "error.players_range"
+    # said as what the lobby waits for, not as the game's player range (issue 24)
+    assert (err.value.key, err.value.params["count"]) == ("error.waiting_for_players", 1)
     await sessions.join(CH, 3, "Cy")
     out = await sessions.start(CH, 1)
     assert out.session.status == "active" and out.session.players == 2
