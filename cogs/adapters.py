@@ -65,6 +65,9 @@ def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
     if spec.image is not None:
         kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
                                       description=spec.description)
+    if spec.pings:
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in spec.pings])
     return kwargs
 
 

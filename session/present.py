@@ -58,6 +58,8 @@ class MessageSpec:
     rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
     #: the image in words (alt text), for screen readers and anyone who cannot see it
     description: str | None = None
+    #: users this message notifies (their mentions in it ping them); none by default
+    pings: list[int] = field(default_factory=list)
 
 
 def names(row: SessionRow) -> list[str]:
@@ -364,11 +366,12 @@ def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageS
     rows: list[list[ButtonSpec | SelectSpec]] = []
     if row.status == "lobby" and len(row.seats) < row.players:
         lines.append(t(lang, "ui.lobby_waiting", count=row.players - len(row.seats)))
+    pings = [u for n in notices for u in n.params.get("ping", [])]
     if row.status == "lobby":
         rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
                  ButtonSpec(ids.lobby(row.id, "start"), t(lang, "ui.start"), "primary"),
                  ButtonSpec(ids.lobby(row.id, "leave"), t(lang, "ui.leave"), "secondary")]]
-    return MessageSpec(_clip(lines), rows=rows)
+    return MessageSpec(_clip(lines), rows=rows, pings=pings)
 
 
 async def hand_message(

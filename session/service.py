@@ -160,6 +160,18 @@ class Sessions:
         return row
 
     @tells_store_failures
+    async def in_channel_or_ended(self, channel_id: int) -> SessionRow:
+        """The channel's open game, else the one that ended last (``/game status`` and
+        ``/game log`` right after the end answer about it rather than "no game here")."""
+        row = await self.store.open_in_channel(channel_id)
+        if row is not None:
+            return row
+        ended = await self.store.ended_in_channel(channel_id, 1)
+        if not ended:
+            raise SessionError("error.no_game_here", "no game in this channel")
+        return await self.session(ended[0].id)
+
+    @tells_store_failures
     async def state(self, row: SessionRow) -> State:
         """The engine state of an active or ended session, rebuilt from the log if damaged."""
         cached = self._states.get(row.id)
