@@ -17,7 +17,7 @@ import engines
 import render
 from db.store import SessionRow
 from session import ids
-from session.clocks import Pace, left_text, spent
+from session.clocks import Pace, deadline, left_text
 from session.picker import MENU_SIZE, Choice, step
 from session.standings import RANKED_AFTER
 from session.values import Notice
@@ -210,18 +210,31 @@ def turn_rows(
     return rows + ([tools] if tools else [])
 
 
+def timestamp(when: datetime, style: str = "R") -> str:
+    """A moment as a Discord timestamp, shown in each reader's own time zone and language and
+    always current ("in 3 hours"); ``R`` relative, ``f`` date and time, ``both`` the two."""
+    unix = int(when.timestamp())
+    if style == "both":
+        return f"<t:{unix}:R> (<t:{unix}:f>)"
+    return f"<t:{unix}:{style}>"
+
+
 def clock_line(row: SessionRow, now: datetime, lang: str) -> str:
-    """Each human player's time left ('⏱ Ala 23h 10m · Bo 1d 0h'); empty without a pace."""
+    """Each human player's time ('⏱ Ala ⏳ <t:…:R> · Bo 1d 0h'): the running clock as the
+    moment it runs out (a Discord timestamp: never stale), the others' banks as they stand
+    (they do not run); empty without a pace. ``now`` is unused since the deadline is shown."""
+    del now
     if not Pace.from_json(row.pace_json).timed:
         return ""
     parts = []
     for seat in row.seats:
         if seat.bank is None:
             continue
-        left = seat.bank
         if seat.running_since is not None:
-            left = spent(seat.bank, datetime.fromisoformat(seat.running_since), now)
-        parts.append(f"{seat.name} {left_text(left)}" + (" ⏳" if seat.running_since else ""))
+            runs_out = deadline(seat.bank, datetime.fromisoformat(seat.running_since))
+            parts.append(f"{seat.name} ⏳ {timestamp(runs_out)}")
+        else:
+            parts.append(f"{seat.name} {left_text(seat.bank)}")
     return t(lang, "ui.clocks", clocks=" · ".join(parts)) if parts else ""
 
 
@@ -438,8 +451,12 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
         if event.kind == "ping" or not lefts:  # a held-back turn ping; untimed reminders
             key = "ui.turn_ping" if event.kind == "ping" else "ui.remind_untimed"
             return MessageSpec(t(lang, key, player=players, game=game, link=link(row)))
+        runs_out = [deadline(x.bank, datetime.fromisoformat(x.running_since))
+                    for x in (row.seats[seat] for seat, _ in seats)
+                    if x.bank is not None and x.running_since is not None]
         return MessageSpec(t(lang, f"ui.{event.kind}", player=players, game=game,
-                             left=left_text(min(lefts)), link=link(row)))
+                             deadline=timestamp(min(runs_out), "both") if runs_out
+                             else left_text(min(lefts)), link=link(row)))
     if event.kind in ("timeout", "absent"):
         topic = f"timeout:{event.seat}"
         buttons: list[ButtonSpec | SelectSpec] = [
