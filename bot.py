@@ -10,12 +10,15 @@ import logging
 import os
 import sqlite3
 import sys
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import settings
+from settings import Loaded, Settings
+
 EXTENSIONS = ("cogs.components", "cogs.game", "cogs.kingdomino")
-DEFAULT_DB = "stolik.sqlite3"
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
@@ -47,55 +50,6 @@ def point_at_discord(api_base: str | None) -> None:
     discord.http.Route.BASE = f"{base}/api/v10"
     ws = base.replace("http://", "ws://").replace("https://", "wss://")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{ws}/gateway")
-
-
-def render_workers() -> int:
-    """``STOLIK_RENDER_WORKERS``: processes that draw the images (default one per core, at most
-    two; 0 draws in a thread of the bot's own process)."""
-    value = os.environ.get("STOLIK_RENDER_WORKERS", "").strip()
-    return int(value) if value else min(2, os.cpu_count() or 1)
-
-
-class BadSetting(ValueError):
-    """A setting that cannot be used; the message says which and why."""
-
-
-def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | None, list[int] | None]:
-    """``STOLIK_SHARD_COUNT`` and ``STOLIK_SHARD_IDS`` -> (shard_count, shard_ids).
-
-    Neither set: (None, None), one process with every shard Discord recommends. A count alone:
-    this process runs all of them. Ids (``0,1`` or ``0-3``, or both mixed) need a count: this
-    process runs those shards and other processes run the rest (each guild's events arrive on
-    shard ``(guild_id >> 22) % count``, DMs on shard 0).
-    """
-    count_text, ids_text = (count_text or "").strip(), (ids_text or "").strip()
-    if not count_text:
-        if ids_text:
-            raise BadSetting("STOLIK_SHARD_IDS needs STOLIK_SHARD_COUNT (the total over all processes)")
-        return None, None
-    try:
-        count = int(count_text)
-    except ValueError:
-        raise BadSetting(f"STOLIK_SHARD_COUNT must be a whole number, not {count_text!r}") from None
-    if count < 1:
-        raise BadSetting(f"STOLIK_SHARD_COUNT must be at least 1, not {count}")
-    if not ids_text:
-        return count, None
-    ids: set[int] = set()
-    for part in ids_text.split(","):
-        first, dash, last = part.strip().partition("-")
-        try:
-            span = range(int(first), int(last) + 1) if dash else range(int(first), int(first) + 1)
-        except ValueError:
-            raise BadSetting(f"STOLIK_SHARD_IDS: {part.strip()!r} is not a shard id or a range a-b") from None
-        if not span:
-            raise BadSetting(f"STOLIK_SHARD_IDS: the range {part.strip()!r} is empty")
-        for shard_id in span:
-            if not 0 <= shard_id < count:
-                raise BadSetting(f"STOLIK_SHARD_IDS: shard {shard_id} is outside 0-{count - 1} "
-                                 f"(STOLIK_SHARD_COUNT={count})")
-            ids.add(shard_id)
-    return count, sorted(ids)
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
@@ -130,8 +84,19 @@ def backup(target: str, dest: str) -> int:
     return 0
 
 
-def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
-             shard_count: int | None = None, shard_ids: list[int] | None = None):
+async def catch_up_standings(sessions: Any) -> int:
+    """Count the games that ended just before a stop, once the database answers."""
+    from session.errors import until_stored
+
+    counted = await until_stored(lambda: sessions.standings.catch_up(sessions.now()),
+                                 "standings catch-up at start-up")
+    if counted:
+        logging.info("counted %d ended games in the standings", counted)
+    return counted
+
+
+def make_bot(config: Settings):
+    """The bot, its parts built from ``config`` when it starts (``setup_hook``)."""
     import discord
     from discord.ext import commands
 
@@ -140,16 +105,27 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
     from cogs.hands import Hands
     from cogs.host import Host
     from cogs.looplag import LoopLag
-    from cogs.pace import GlobalPace, limit_from_env
+    from cogs.metrics import Metrics
+    from cogs.ops import OpsServer
+    from cogs.pace import GlobalPace
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
+    from session.errors import until_stored
+    from session.health import Health
     from session.posts import Posts
     from session.rooms import compose
     from session.service import Sessions
-    from session.testclock import clock_from_env
+    from session.testclock import clock_from_file
+
+    metrics = Metrics()  # counted whether served or not: a few microseconds per event
 
     class StolikBot(commands.AutoShardedBot):
+        def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+            if event_name == "interaction":  # its arrival, before any handler runs
+                metrics.received(args[0].id)
+            super().dispatch(event_name, *args, **kwargs)
+
         def owns(self, guild_id: int | None) -> bool:
             """Whether this process runs the guild's shard: its timers and start-up recovery
             are this process's (any process can still answer any interaction: the database,
@@ -159,31 +135,40 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             return shard_of(guild_id, self.shard_count) in self.shard_ids
 
         async def setup_hook(self) -> None:
-            self.loop_lag = LoopLag.from_env()
+            lag_log = config.loop_lag_log
+            self.loop_lag = LoopLag(log_path=Path(lag_log) if lag_log else None,
+                                    on_sample=metrics.lagged)
             self.loop_lag.start()
-            self.db = await Database(db_path).open()
-            self.sessions = Sessions(self.db, idle_after=timedelta(days=idle_days),
-                                     clock=clock_from_env())
+            self.db = await Database(config.db, observer=metrics.db_statement,
+                                     **database_options(config)).open()
+            self.sessions = Sessions(self.db, idle_after=timedelta(days=config.idle_days),
+                                     clock=clock_from_file(config.clock_file),
+                                     state_cache=config.state_cache, strict_bots=config.strict_bots,
+                                     on_move=metrics.move)
             self.rooms = compose(self.sessions, owns=self.owns)
+            self.ops: OpsServer | None = None
+            if config.http is not None:
+                self.ops = OpsServer(self, Health(self.sessions), metrics, config.http)
+                await self.ops.start()
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
-            pace = GlobalPace(limit_from_env())
+            pace = GlobalPace(config.global_limit, on_wait=metrics.waited)
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
             board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
                           owns=self.owns)
-            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands)
-            # games that ended just before a stop, not yet in the stats and ratings
-            counted = await self.sessions.standings.catch_up(self.sessions.clock().isoformat())
-            if counted:
-                logging.info("counted %d ended games in the standings", counted)
+            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands, metrics)
+            # games that ended just before a stop, not yet in the stats and ratings: counted
+            # beside the start (retried while the database is away; counting is idempotent)
+            self.catching_up = asyncio.create_task(catch_up_standings(self.sessions))
             self.timers: asyncio.Task | None = None
             await self.tree.set_translator(CatalogTranslator())
             self.tree.error(on_command_error)  # every command answers, whatever goes wrong
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
-            if shard_ids is not None and 0 not in shard_ids:
+            if config.shard_ids is not None and 0 not in config.shard_ids:
                 return  # the commands are one set for the whole bot: shard 0's process syncs
+            sync_guild = config.guild
             guild = discord.Object(sync_guild) if sync_guild else None
             if guild:
                 self.tree.copy_global_to(guild=guild)
@@ -195,7 +180,9 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
             # turn clocks, reminders and archiving: one task, all its state in the database
             if self.timers is None:
                 # boards whose post was started and never recorded (a crash, Discord failing)
-                self.reconciling = asyncio.create_task(self.host.board.reconcile())
+                # (retried while the database is away: an outage delays it, never drops it)
+                self.reconciling = asyncio.create_task(
+                    until_stored(self.host.board.reconcile, "board reconcile at start-up"))
                 self.timers = asyncio.create_task(
                     self.rooms.timers.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it
@@ -206,23 +193,50 @@ def make_bot(db_path: str, sync_guild: int | None, idle_days: float = 30, *,
 
         async def close(self) -> None:
             # a failed login (wrong token) closes before setup_hook made any of these
-            timers = getattr(self, "timers", None)
-            if timers is not None:
-                timers.cancel()
+            for task in ("timers", "reconciling", "catching_up"):
+                running = getattr(self, task, None)
+                if running is not None:
+                    running.cancel()
             loop_lag = getattr(self, "loop_lag", None)
             if loop_lag is not None:
                 await loop_lag.stop()
+            ops = getattr(self, "ops", None)
+            if ops is not None:
+                await ops.stop()
             await super().close()
             if getattr(self, "db", None) is not None:
                 await self.db.close()
 
     # nothing pings unless a message says so (turn starts, reminders: see cogs/board.py and cogs/host.py)
     # unset: every shard in this process (discord.py asks Discord for the count)
-    shards: dict[str, Any] = {"shard_count": shard_count}
-    if shard_ids is not None:
-        shards["shard_ids"] = shard_ids
+    shards: dict[str, Any] = {"shard_count": config.shard_count}
+    if config.shard_ids is not None:
+        shards["shard_ids"] = config.shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                     allowed_mentions=discord.AllowedMentions.none(), **shards)
+                     allowed_mentions=discord.AllowedMentions.none(),
+                     http_trace=metrics.trace_config(), **shards)
+
+
+def database_options(config: Settings) -> dict[str, Any]:
+    """What the database backend takes from the settings (the pool is PostgreSQL's)."""
+    if config.db.startswith(("postgresql://", "postgres://")):
+        return {"pool_size": config.db_pool}
+    return {}
+
+
+def check_config(loaded: Loaded) -> int:
+    """``--check-config``: the effective settings (secrets masked) on stdout; every bad value
+    and unknown variable on stderr; 0 when the bot could start with them, else 2."""
+    problems = list(loaded.problems)
+    if not loaded.settings.token:
+        problems.append("DISCORD_TOKEN: not set (the bot's token from "
+                        "https://discord.com/developers/applications)")
+    print(settings.describe(loaded.settings))
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for problem in problems:
+        print(f"bad setting: {problem}", file=sys.stderr)
+    return 2 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,54 +247,69 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="demo: seed for a repeatable game")
     parser.add_argument("--out", default="demo_out", help="demo: folder for the board images")
     parser.add_argument("--db", default=None, help="a SQLite file or a postgresql:// URL"
-                        f" (default: $STOLIK_DB or {DEFAULT_DB})")
+                        " (default: $STOLIK_DB or stolik.sqlite3)")
+    parser.add_argument("--check-config", action="store_true",
+                        help="print the effective settings (secrets masked) and exit; "
+                        "non-zero when a setting is bad")
+    parser.add_argument("--settings-table", action="store_true",
+                        help="print the settings as the README's Markdown table and exit")
     parser.add_argument("--backup", metavar="PATH", help="write a consistent copy of the SQLite "
                         "database (the bot may be running) to PATH, then exit")
     args = parser.parse_args(argv)
+    if args.settings_table:
+        print(settings.markdown_table())
+        return 0
     load_dotenv()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    db_path = args.db or os.environ.get("STOLIK_DB") or DEFAULT_DB
+    loaded = settings.load(os.environ)
+    if args.db:
+        loaded = replace(loaded, settings=replace(loaded.settings, db=args.db))
+    if args.check_config:
+        return check_config(loaded)
+    config = loaded.settings
+    from session import logs
+
+    logs.configure(config.log_format, config.log_level)
+    for warning in loaded.warnings:
+        logging.warning(warning)
 
     if args.demo:
         from session.demo import run_demo
 
         return asyncio.run(run_demo(args.demo, players=args.players, variants=args.variants,
-                                    seed=args.seed, out=Path(args.out), db_path=args.db))
+                                    seed=args.seed, out=Path(args.out), db_path=args.db,
+                                    strict_bots=config.strict_bots))
 
     if args.backup:
-        return backup(db_path, args.backup)
+        return backup(config.db, args.backup)
 
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
+    if not config.token:
         print("Set DISCORD_TOKEN (in the environment or a .env file) to your bot's token "
               "from https://discord.com/developers/applications, then run again.", file=sys.stderr)
         return 2
-    try:
-        shard_count, shard_ids = shard_settings(os.environ.get("STOLIK_SHARD_COUNT"),
-                                                os.environ.get("STOLIK_SHARD_IDS"))
-    except BadSetting as bad:
-        print(bad, file=sys.stderr)
+    if loaded.problems:
+        for problem in loaded.problems:
+            print(problem, file=sys.stderr)
         return 2
     from db import SchemaMismatch
 
     try:
-        asyncio.run(prepare_database(db_path))
+        asyncio.run(prepare_database(config.db))
     except SchemaMismatch as refused:
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1
-    point_at_discord(os.environ.get("STOLIK_DISCORD_API"))
+    point_at_discord(config.discord_api)
     from session import workers
 
-    workers.use_render_processes(render_workers())
-    guild = os.environ.get("STOLIK_GUILD")
-    idle_days = float(os.environ.get("STOLIK_IDLE_DAYS") or 30)
-    bot = make_bot(db_path, int(guild) if guild else None, idle_days,
-                   shard_count=shard_count, shard_ids=shard_ids)
-    if shard_ids is not None:
-        logging.info("running shards %s of %d", shard_ids, shard_count)
+    workers.use_render_processes(config.render_workers)
+    bot = make_bot(config)
+    if config.shard_ids is not None:
+        logging.info("running shards %s of %d", config.shard_ids, config.shard_count)
+    from cogs.ops import OpsUnavailable
+
     try:
-        bot.run(token, log_handler=None)
-    except SchemaMismatch as refused:  # another process changed the schema since the check
+        bot.run(config.token, log_handler=None)
+    except (SchemaMismatch, OpsUnavailable) as refused:
+        # another process changed the schema since the check, or STOLIK_HTTP's port is taken
         print(f"Stolik cannot start: {refused}", file=sys.stderr)
         return 1
     finally:

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from cogs.pace import GlobalPace
-from session.errors import GameError
+from session.errors import GameError, StoreError, outcome_of, store_refusal
 from session.present import ButtonSpec, MessageSpec, SelectSpec
 from text.catalog import error_text, language, t
 
@@ -150,6 +150,7 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 async def answer_error(interaction: discord.Interaction, error: GameError) -> None:
     """An error goes only to the user who caused it (ephemeral), in their language; what the
     user typed is echoed clipped, so a long input never makes the answer itself too long."""
+    interaction.extras["outcome"] = outcome_of(error)  # a command's, for its count
     lang = lang_of(interaction)
     params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
     await _answer_privately(interaction,
@@ -158,9 +159,16 @@ async def answer_error(interaction: discord.Interaction, error: GameError) -> No
 
 async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:
     """The last resort for an error nobody foresaw: logged with its traceback (a bug to fix),
-    and the user still gets a clear private answer instead of "thinking…" forever."""
+    and the user still gets a clear private answer instead of "thinking…" forever. A database
+    failure that reached this far is no bug: the user is told it as such, without a trace."""
+    if isinstance(exc, StoreError):
+        log.error("interaction %s of user %s: storage failed: %s", interaction.id,
+                  interaction.user.id, exc)
+        await answer_error(interaction, store_refusal(exc))
+        return
     log.error("interaction %s of user %s failed", interaction.id, interaction.user.id,
               exc_info=exc)
+    interaction.extras["outcome"] = "failed"
     await _answer_privately(interaction, t(lang_of(interaction), "error.internal"))
 
 
@@ -168,6 +176,8 @@ async def on_command_error(interaction: discord.Interaction,
                            error: discord.app_commands.AppCommandError) -> None:
     """The command tree's error handler: a refusal nobody caught is still answered."""
     original = getattr(error, "original", error)
+    interaction.client.host.metrics.interaction(  # type: ignore[attr-defined]
+        "command", outcome_of(original))  # (no completion event follows an error)
     if isinstance(original, GameError):
         await answer_error(interaction, original)
     else:

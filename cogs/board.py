@@ -25,7 +25,7 @@ from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
 from session.present import MessageSpec
-from session.service import Sessions
+from session.service import Sessions, started
 from session.values import Outcome
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,21 @@ log = logging.getLogger(__name__)
 BOARD_RETRY_WAITS = (1.0, 2.0, 4.0)
 #: live boards remembered per process (who acts at which version)
 LIVE_BOARDS = 4096
+#: how long a click's first answer waits for the board's bare mark to be written before it
+#: defers instead (the board then keeps its buttons; its retirement costs a call later): the
+#: mark comes first, so a stop after the answer leaves a record of the bare board
+BARE_MARK_BUDGET = 0.15
+#: a board given back while the database failed is checked again this often once it answers,
+#: for this long at most (an interaction token's lifetime)
+RECHECK_EVERY = 2.0
+RECHECK_FOR = 900.0
+#: the refusals the session layer makes of a failing store (session/errors.py)
+STORE_FAILED = ("error.store_failed", "error.store_busy")
+
+
+def store_failed(exc: Exception) -> bool:
+    """Whether ``exc`` is the store failing (as the store or the session layer raise it)."""
+    return isinstance(exc, StoreError) or isinstance(exc, GameError) and exc.key in STORE_FAILED
 
 
 def board_nonce(row: SessionRow, spec: MessageSpec) -> str:
@@ -111,6 +126,12 @@ class Board:
         #: boards whose buttons a click's first answer took off, until its publish (which
         #: then retires them with no call) or a refusal gives them back
         self._bare: dict[int, None] = {}
+        #: session id -> the board this process marked bare in the store (bare_boards)
+        self._marked: dict[int, int] = {}
+        #: session id -> a late mark's write and its board: awaited before the move
+        self._late: dict[int, tuple[asyncio.Future[None], int]] = {}
+        #: session id -> the task checking a board given back while the database failed
+        self._rechecks: dict[int, asyncio.Task[None]] = {}
 
     def acts_alone(self, session_id: int, version: int, user_id: int) -> bool:
         """Whether ``user_id`` alone must act on the game's board at ``version``, as this
@@ -120,6 +141,50 @@ class Board:
         (:meth:`give_back_board`); a miss only costs the later call."""
         live = self._live.get(session_id)
         return live is not None and live.version == version and live.movers == {user_id}
+
+    async def mark_bare(self, session_id: int, message_id: int, version: int) -> bool:
+        """Record that a click's first answer is about to take this board's buttons off (a stop
+        before it is shown again is then repaired at start-up: :meth:`restore_bare_boards`).
+        Whether it was written within :data:`BARE_MARK_BUDGET`: only then may the answer take
+        the buttons off; a late write is awaited by :meth:`settle_mark` before the move."""
+        write = asyncio.ensure_future(self.posts.mark_bare(session_id, message_id, version))
+        done, _ = await asyncio.wait({write}, timeout=BARE_MARK_BUDGET)
+        if not done:
+            self._late[session_id] = (write, message_id)
+            return False
+        try:
+            write.result()
+        except StoreError as exc:  # no mark, no bare board: the answer defers
+            log.warning("session %s: board not marked bare: %s", session_id, exc)
+            return False
+        self._note_mark(session_id, message_id)
+        return True
+
+    async def settle_mark(self, session_id: int) -> None:
+        """After a deferred first answer whose mark was late: wait for it, so that the move's
+        record, which drops the session's mark, comes after it (no write more under load:
+        a board shown again in place drops it, else a stale mark costs one edit at start-up)."""
+        late = self._late.pop(session_id, None)
+        if late is None:
+            return
+        write, message_id = late
+        try:
+            await write
+        except StoreError as exc:
+            log.warning("session %s: late bare mark failed: %s", session_id, exc)
+            return
+        self._note_mark(session_id, message_id)
+
+    def _note_mark(self, session_id: int, message_id: int) -> None:
+        self._marked.pop(session_id, None)
+        self._marked[session_id] = message_id
+        while len(self._marked) > LIVE_BOARDS:
+            del self._marked[next(iter(self._marked))]
+
+    async def _unmark(self, session_id: int, message_id: int) -> None:
+        if self._marked.get(session_id) == message_id:
+            del self._marked[session_id]
+        await self.posts.unmark_bare(session_id, message_id)
 
     def took_buttons(self, message_id: int) -> None:
         """A click's first answer took the buttons off this board (see :meth:`acts_alone`)."""
@@ -152,46 +217,105 @@ class Board:
         the game's recorded live board it becomes live again: with the buttons it had, when
         the game is still at its ``version`` or this process failed to post the next board
         (a click on them posts that board, as before); else (the game moved on in place meanwhile) the
-        current board is shown in it. A newer board or an ended game leaves it retired."""
+        current board is shown in it. A newer board or an ended game leaves it retired.
+
+        When the store fails the buttons come back from memory if this process's newest board
+        of the game is at ``version``, and :meth:`_recheck` checks it once the store answers."""
         message = reply.message
         if message is None:
             return
-        async with self._publishing[session_id]:
-            row = await self.sessions.session(session_id)
-            if row.status != "active" or row.turn_message_id != message.id:
-                return
-            channel = await self.channels.get(row.channel_id)
-            if row.version == version or row.id in self.missing:
-                # (a move accepted meanwhile then retires it with a call: it is not bare)
-                self._bare.pop(message.id, None)
-                view = discord.ui.View.from_message(message, timeout=None)
-                view.stop()  # routed by custom id (DynamicItems), never stored
-                log.info("session %s: board %s gets its buttons back", row.id, message.id)
-                await self.replies.edit(channel, row.id, message.id, reply, lambda: {"view": view})
-                return
-            if self._posted.get(row.id) != row.version:
-                return  # the newer version's publish is still due: it shows the board
-            # this process already showed the newer version in this message: the answer may
-            # have taken those buttons off (the two calls raced), so show it again
-            log.info("session %s: board %s shown again at version %s", row.id, message.id,
-                     row.version)
-            hands = await self._publish(Outcome(row, board_changed=True, new_turn=False),
-                                        reply=reply)
-        if hands:
-            await self.hands.send_in_order(row, hands)
+        try:
+            async with self._publishing[session_id]:
+                await self._give_back(session_id, message, reply, version)
+            return
+        except (StoreError, GameError) as exc:
+            if not store_failed(exc):
+                raise
+            log.warning("session %s: store failing, board %s given back from memory: %s",
+                        session_id, message.id, exc)
+        live = self._live.get(session_id)
+        shown = live is not None and live.version == version
+        if session_id not in self._rechecks and len(self._rechecks) < LIVE_BOARDS:
+            self._rechecks[session_id] = asyncio.create_task(
+                self._recheck(session_id, message, reply, version, shown))
+        if shown:
+            self._bare.pop(message.id, None)
+            await self._show_buttons(await self.channels.get(reply.channel_id or 0), session_id,
+                                     message, reply)
+
+    async def _show_buttons(self, channel: Any, session_id: int, message: discord.Message,
+                            reply: discord.Interaction | None) -> None:
+        """The clicked board with the buttons it was clicked with."""
+        view = discord.ui.View.from_message(message, timeout=None)
+        view.stop()  # routed by custom id (DynamicItems), never stored
+        log.info("session %s: board %s gets its buttons back", session_id, message.id)
+        await self.replies.edit(channel, session_id, message.id, reply, lambda: {"view": view})
+
+    async def _give_back(self, session_id: int, message: discord.Message,
+                         reply: discord.Interaction, version: int, shown: bool = False) -> None:
+        """:meth:`give_back_board` against the store; ``shown``: the buttons were already given
+        back from memory (a board no longer live then loses them again)."""
+        row = await self.sessions.session(session_id)
+        channel = await self.channels.get(row.channel_id)
+        if row.status != "active" or row.turn_message_id != message.id:
+            if shown:  # the game moved on elsewhere meanwhile: those buttons are stale
+                await self.replies.edit(channel, row.id, message.id, reply,
+                                        lambda: {"view": None})
+            return
+        if row.version == version or row.id in self.missing:
+            # (a move accepted meanwhile then retires it with a call: it is not bare)
+            self._bare.pop(message.id, None)
+            if not shown:
+                await self._show_buttons(channel, row.id, message, reply)
+            await self._unmark(row.id, message.id)
+            return
+        if self._posted.get(row.id) != row.version:
+            return  # the newer version's publish is still due: it shows the board
+        # this process already showed the newer version in this message: the answer may
+        # have taken those buttons off (the two calls raced), so show it again
+        log.info("session %s: board %s shown again at version %s", row.id, message.id,
+                 row.version)
+        await self._publish(Outcome(row, board_changed=True, new_turn=False), reply=reply)
+        await self._unmark(row.id, message.id)
+
+    async def _recheck(self, session_id: int, message: discord.Message,
+                       reply: discord.Interaction, version: int, shown: bool) -> None:
+        """:meth:`_give_back` every :data:`RECHECK_EVERY` s until the store answers."""
+        deadline = asyncio.get_running_loop().time() + RECHECK_FOR
+        try:
+            while True:
+                await asyncio.sleep(RECHECK_EVERY)
+                try:
+                    async with self._publishing[session_id]:
+                        await self._give_back(session_id, message, reply, version, shown)
+                    return
+                except (StoreError, GameError) as exc:
+                    if not store_failed(exc):
+                        raise
+                    if asyncio.get_running_loop().time() > deadline:
+                        log.warning("session %s: board %s not checked: the store kept failing",
+                                    session_id, message.id)
+                        return
+        except (GameError, discord.HTTPException) as exc:
+            log.warning("session %s: board %s not given back: %s", session_id, message.id, exc)
+        finally:
+            self._rechecks.pop(session_id, None)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None,
-                      *, retired: int | None = None) -> None:
+                      *, retired: int | None = None,
+                      posted: Callable[[], None] | None = None) -> None:
         """After a change: post the lobby or a fresh board in the channel, then private hands.
         ``interaction``: the acknowledged interaction of a human's move, which the board goes
         out on when it can; ``retired``: a board whose buttons that interaction's first answer
         already took off (no call to retire it again). Raises :class:`BoardNotPosted` when
-        Discord keeps refusing the board."""
+        Discord keeps refusing the board. ``posted``: told once the board is up, before
+        the hands go out (the operator's board latency)."""
         async with self._publishing[outcome.session.id]:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
-        if outcome.finished and outcome.session.state_json is not None:
-            await self._retire_leftovers(outcome.session)
-            await self.hands.end_in_order(outcome.session)  # no live button left in a DM
+        if posted is not None:
+            posted()
+        if outcome.finished and started(outcome.session):
+            await self.hands.end_in_order(outcome.session)  # no live button left anywhere
         elif hands:
             await self.hands.send_in_order(outcome.session, hands, outcome.started)
 
@@ -204,7 +328,7 @@ class Board:
         bare = self._still_bare(retired)
         channel = await self.channels.get(row.channel_id)
         current = await self.sessions.session(row.id)
-        if row.status == "lobby" or (row.status == "abandoned" and row.state_json is None):
+        if row.status == "lobby" or (row.status == "abandoned" and not started(row)):
             # only the newest lobby message keeps its Join/Start/Leave buttons
             self._live.pop(row.id, None)
             await self._post_lobby(row, channel, current, outcome, reply)
@@ -216,7 +340,7 @@ class Board:
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
             await self._post_news(channel, outcome)
-            return self._hand_seats(outcome)
+            return self.hands.due(outcome)
         state = await self.sessions.state(row)
         # who acts and the public view come with a move's outcome; other publishes work them out
         to_act = facts.to_act(row, state) if outcome.to_act is None else outcome.to_act
@@ -232,20 +356,13 @@ class Board:
                 and await self._edit_turn_message(channel, previous, spec, reply):
             # the same players are still to act and nothing was revealed: edit in place
             self._posted[row.id] = row.version
-            return self._hand_seats(outcome)
-        await self._post_new_board(outcome, channel, to_act, spec, previous, reply, bare)
-        return self._hand_seats(outcome)
-
-    @staticmethod
-    def _hand_seats(outcome: Outcome) -> list[int]:
-        """The seats whose hands go out after this publish: those whose private view changed,
-        and in a game with hands those whose turn started (their new DM tells them)."""
-        if outcome.session.status != "active":
-            return []
-        seats = list(outcome.private_seats)
-        if facts.hidden_information(outcome.session.game_id):
-            seats += [s for s in outcome.started or [] if s not in seats]
-        return seats
+            if previous.turn_message_id is not None \
+                    and self._marked.get(row.id) == previous.turn_message_id:
+                await self._unmark(row.id, previous.turn_message_id)  # shown again
+            return self.hands.due(outcome)
+        await self._post_new_board(outcome, channel, to_act, spec, previous, reply, bare,
+                                   pending)
+        return self.hands.due(outcome)
 
     async def _post_news(self, channel: Any, outcome: Outcome) -> None:
         """A vote or a seat change: a line of news, not a new board."""
@@ -257,13 +374,17 @@ class Board:
 
     async def _post_new_board(self, outcome: Outcome, channel: Any, to_act: list[int],
                               spec: MessageSpec, previous: SessionRow,
-                              reply: discord.Interaction | None, bare: int | None) -> None:
+                              reply: discord.Interaction | None, bare: int | None,
+                              pending: bool) -> None:
         """Post the board as a new message (on ``reply`` when it takes it), record it, then
         retire ``previous`` (the board before it) unless a first answer already did (``bare``);
-        the final board of a finished game is followed by its score breakdown."""
+        the final board of a finished game is followed by its score breakdown. ``pending``:
+        an earlier post was started and never recorded (a stop, Discord failing), so a board
+        newer than ``previous`` may be up with live buttons: the channel is swept for it, by
+        whichever publish comes first after the stop (a move may beat start-up's reconcile)."""
         row = outcome.session
-        pings = await self._turn_pings(row, to_act if outcome.started is None
-                                       else outcome.started)
+        pings = await self.hands.board_pings(row, to_act if outcome.started is None
+                                             else outcome.started)
         board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
         if reply is not None:
@@ -274,10 +395,11 @@ class Board:
         # the message id and the end of the intent in one transaction, before anything else
         # goes to Discord: a crash after it leaves in-place edits aimed at the right board
         await self.posts.board_posted(row.id, None if outcome.finished else message.id)
+        self._marked.pop(row.id, None)  # (the record dropped the session's bare mark)
         if previous.turn_message_id not in (message.id, bare):
             await self._retire_turn_message(channel, previous, reply)
         self.replies.remember(row.id, None if outcome.finished else board, reply)
-        if maybe_posted:
+        if maybe_posted or pending:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
             for content in present.breakdown_messages(row, row.lang):
@@ -304,27 +426,6 @@ class Board:
         self.replies.remember(row.id, followed if live else None, reply)
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
-
-    async def _turn_pings(self, row: SessionRow, started: list[int]) -> discord.AllowedMentions:
-        """Who a new board may ping: the players whose turn to act just started (one still
-        acting was told already, or is at the screen), in every pace; never someone told by
-        their hand's new DM instead (one notification per turn), who turned pings off, or is
-        in quiet hours (their ping is a timer then, due when the quiet hours end: see
-        session/nudges.py)."""
-        if row.status != "active":
-            return discord.AllowedMentions.none()
-        users = []
-        now = self.sessions.clock()
-        for seat in started:
-            user_id = row.seats[seat].user_id
-            if user_id is None:
-                continue
-            if not await self.posts.takes_pings(user_id) \
-                    or await self.hands.told_by_dm(row, user_id):
-                continue
-            if not (await self.sessions.quiet(user_id)).is_quiet(now):
-                users.append(discord.Object(user_id))
-        return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
     async def _post_board(self, row: SessionRow, channel: Any, spec: MessageSpec,
                           pings: discord.AllowedMentions) -> discord.Message:
@@ -362,26 +463,6 @@ class Board:
         return await self.replies.follow_up(reply, f"board of session {row.id} (version {row.version})",
                                      **message_kwargs(spec), allowed_mentions=pings)
 
-    async def _retire_leftovers(self, row: SessionRow) -> None:
-        """The game is over: its other messages with buttons (a vote on an absent player, an
-        end vote) would only refuse a click now; one page of recent history finds them (the
-        final board's Rematch stays)."""
-        channel = await self.channels.get(row.channel_id)
-        prefix, rematch = f"sk:{row.id}:", ids.rematch(row.id)
-        try:
-            async with self.pace:  # one page of history: one call
-                found = [message async for message in channel.history(limit=50)]
-            for message in found:
-                custom_ids = [getattr(item, "custom_id", None) or ""
-                              for component in message.components
-                              for item in getattr(component, "children", [])]
-                if any(c.startswith(prefix) and c != rematch for c in custom_ids):
-                    async with self.pace:
-                        await message.edit(view=None)
-        except discord.HTTPException as exc:
-            # no Read Message History: such a message keeps buttons that refuse politely
-            log.warning("session %s: leftover buttons not retired: %s", row.id, exc)
-
     async def board_missing(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded (failed, or the bot stopped)."""
         return await self.posts.board_is_pending(session_id)
@@ -414,27 +495,26 @@ class Board:
         seats = ([s.seat for s in row.seats if not s.is_bot]
                  if facts.hidden_information(row.game_id) else [])
         log.info("session %s: re-posting the board of version %s", row.id, row.version)
-        hands = await self._publish(Outcome(row, board_changed=True, private_seats=seats),
-                                    force_new=True)
-        await self._retire_unrecorded(row, (await self.sessions.session(row.id)).turn_message_id)
-        return hands
+        # (with an intent left, the new board's publish sweeps for unrecorded boards)
+        return await self._publish(Outcome(row, board_changed=True, private_seats=seats),
+                                   force_new=True)
 
     async def _retire_unrecorded(self, row: SessionRow, live: int | None) -> None:
         """Boards of ``row`` newer than its recorded turn message (before this repair) that are
         not the live one: posted by a process that stopped before recording them."""
         channel = await self.channels.get(row.channel_id)
         after = discord.Object(row.turn_message_id) if row.turn_message_id else None
-        prefix = f"sk:{row.id}:"
         try:
             async with self.pace:  # one page of history: one call
                 found = [message async for message in channel.history(limit=50, after=after)]
             for message in found:
-                if message.id == live:
-                    continue
-                # only this bot's messages carry components with its custom ids
-                if any(getattr(item, "custom_id", None) and item.custom_id.startswith(prefix)
-                       for component in message.components
-                       for item in getattr(component, "children", [])):
+                # only this bot's messages carry components with its custom ids; a vote's
+                # ballot (posted meanwhile by a timer) is no board
+                kinds = {getattr(ids.parse(item.custom_id or ""), "kind", None)
+                         for component in message.components
+                         for item in getattr(component, "children", [])
+                         if str(getattr(item, "custom_id", "")).startswith(f"sk:{row.id}:")}
+                if message.id != live and kinds - {"vote"}:
                     log.info("session %s: retiring unrecorded board %s", row.id, message.id)
                     async with self.pace:
                         await message.edit(view=None)
@@ -459,37 +539,33 @@ class Board:
     async def restore_bare_boards(self) -> int:
         """A process stopped between a click's first answer that took the board's buttons off
         and the move's record or its next board's post leaves the game's live board without
-        buttons, and nothing recorded says so. At start-up each running game of this process's
-        shards without secrets (only those get buttons that take a move) has its recorded board
-        read, one paced call at a time (live calls go in between); a bare one is shown again in
-        place with the current state and buttons. Returns how many were."""
+        buttons; the answer marked it first (:meth:`mark_bare`). At start-up each marked board
+        of this process's shards that is still its game's live board is shown again in place
+        with the current state and buttons (one call each: what changed, not what exists).
+        Returns how many were."""
         restored = 0
-        for session_id in await self.posts.open_session_ids():
+        for session_id, message_id in await self.posts.bare_boards():
             try:
-                if session_id in self._posted:
-                    continue  # this process has published it since it started
-                row = await self.sessions.session(session_id)
-                if row.status != "active" or row.turn_message_id is None \
-                        or not self.owns(row.guild_id) \
-                        or facts.hidden_information(row.game_id):
-                    continue
-                channel = await self.channels.get(row.channel_id)
-                async with self.pace:
-                    message = await channel.fetch_message(row.turn_message_id)
-                if message.components:
-                    continue
-                async with self._publishing[session_id]:
-                    row = await self.sessions.session(session_id)  # a click may have come
-                    if row.status != "active" or row.turn_message_id != message.id \
-                            or session_id in self._posted:
-                        continue
-                    log.info("session %s: board %s has no buttons; shown again", row.id,
-                             message.id)
-                    await self._publish(Outcome(row, board_changed=True, new_turn=False))
-                restored += 1
+                restored += await self._restore_bare(session_id, message_id)
             except (GameError, StoreError, discord.HTTPException) as exc:
-                log.warning("session %s: bare board not checked at start-up: %s", session_id, exc)
+                log.warning("session %s: bare board not restored at start-up: %s", session_id, exc)
         return restored
+
+    async def _restore_bare(self, session_id: int, message_id: int) -> bool:
+        async with self._publishing[session_id]:
+            if self._marked.get(session_id) == message_id:
+                return False  # marked by a click of this process: its move shows the board
+            row = await self.sessions.session(session_id)
+            if not self.owns(row.guild_id):
+                return False
+            if row.status != "active" or row.turn_message_id != message_id \
+                    or session_id in self._posted:
+                await self.posts.unmark_bare(session_id, message_id)  # retired or shown since
+                return False
+            log.info("session %s: board %s was left bare; shown again", row.id, message_id)
+            await self._publish(Outcome(row, board_changed=True, new_turn=False))
+            await self.posts.unmark_bare(session_id, message_id)
+        return True
 
     async def _edit_turn_message(self, channel: Any, row: SessionRow, spec: MessageSpec,
                                  reply: discord.Interaction | None = None) -> bool:

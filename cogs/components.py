@@ -21,8 +21,8 @@ from cogs.adapters import (
 )
 from cogs.board import Board
 from cogs.host import Host
-from session import ids, present
-from session.errors import GameError, StoreError
+from session import ids, logs, present
+from session.errors import GameError, StoreError, outcome_of
 from session.present import MessageSpec
 from session.service import SessionError
 from text.catalog import t
@@ -50,16 +50,21 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         kind, _, payload = value.partition(":")
         parsed = ids.Parsed(parsed.session_id, {"a": "act", "p": "pick"}.get(kind, "?"),
                             parsed.version, payload)
+    logs.start(session_id=parsed and parsed.session_id, guild_id=interaction.guild_id)
     handler = HANDLERS.get(parsed.kind) if parsed is not None else None
     if parsed is None or handler is None:
+        _host(interaction).metrics.interaction("unknown", "refused")
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
-    board = _host(interaction).board
+    host = _host(interaction)
+    board = host.board
     # Discord refused this game's newest board before this click: the click posts it again
     board_missing = parsed.session_id in board.missing
     try:
         await handler(interaction, parsed)
+        host.metrics.interaction(parsed.kind, "accepted")
     except GameError as error:
+        host.metrics.interaction(parsed.kind, outcome_of(error))
         await answer_error(interaction, error)
         await _give_back_board(interaction, parsed)
         if error.key in ("error.stale", "error.already_started") and interaction.message is not None \
@@ -68,6 +73,7 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
             # one, or because its post failed
             await _repair_board(board, parsed.session_id, interaction.message.id)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
+        host.metrics.interaction(parsed.kind, "failed")
         await answer_failure(interaction, exc)
         await _give_back_board(interaction, parsed)
     if board_missing and parsed.session_id in board.missing:
@@ -100,16 +106,20 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         await interaction.response.edit_message(content=t(lang_of(interaction), "ui.done"),
                                                 view=None, attachments=[])
     elif message is not None and parsed.version is not None \
-            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id):
+            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id) \
+            and await host.board.mark_bare(parsed.session_id, message.id, parsed.version):
+        # (marked in the store first, within a budget: a stop now is repaired at start-up)
         await interaction.response.edit_message(view=None)
         retired = message.id
         host.board.took_buttons(message.id)
     else:
         await interaction.response.defer()
+        await host.board.settle_mark(parsed.session_id)
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
     # the board goes out on this click's interaction (exempt from Discord's global limit)
-    await host.publish(outcome, interaction, retired=retired)
+    await host.publish(outcome, interaction, retired=retired,
+                       posted=lambda: host.metrics.board_posted(interaction.id))
 
 
 def _took_board_buttons(interaction: discord.Interaction, parsed: ids.Parsed) -> bool:
@@ -303,10 +313,21 @@ async def remember_language(interaction: discord.Interaction) -> None:
     """Every interaction carries the user's Discord language: their DMs use it. (A listener:
     the interaction itself is served by the command or component; an error here is logged by
     discord.py and changes nothing else.)"""
-    await _host(interaction).hands.remember_language(
-        interaction.user.id, str(interaction.locale) if interaction.locale else None)
+    try:
+        await _host(interaction).hands.remember_language(
+            interaction.user.id, str(interaction.locale) if interaction.locale else None)
+    except StoreError as exc:  # the database is away: the interaction itself tells the user
+        log.warning("language of user %s not saved: %s", interaction.user.id, exc)
+
+
+async def count_command(interaction: discord.Interaction, command: Any) -> None:
+    """A slash command that returned: accepted, unless it answered a refusal itself (the
+    answer marked the interaction); one that raised is counted by the tree's error handler."""
+    _host(interaction).metrics.interaction("command",
+                                           interaction.extras.get("outcome", "accepted"))
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(StolikButton, StolikSelect)
     bot.add_listener(remember_language, "on_interaction")
+    bot.add_listener(count_command, "on_app_command_completion")

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.access import replay_target
 from cogs.adapters import answer_error, clip, confirm, lang_of, message_kwargs
 from cogs.host import Host
 from session import facts, present, workers
@@ -119,11 +120,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
                   thread: bool = False) -> None:
         host = host_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        defaults = await host.rooms.profile.server_defaults(interaction.guild_id)
-        lang = defaults.lang or language_of_channel(interaction)
-        pace = pace or defaults.pace
         created = None
         try:
+            # the first read: a database that is away is told here like any refusal
+            defaults = await host.rooms.profile.server_defaults(interaction.guild_id)
+            lang = defaults.lang or language_of_channel(interaction)
+            pace = pace or defaults.pace
             channel_id = interaction.channel_id or 0
             if thread:
                 created = await open_thread(interaction, t(lang, f"game.{game}"))
@@ -510,23 +512,6 @@ def pace_choices(interaction: discord.Interaction, current: str) -> list[app_com
     lang = lang_of(interaction)
     return [app_commands.Choice(name=t(lang, f"ui.pace.{value.replace(':', '_')}"), value=value)
             for value in PACES if current.lower() in value][:25]
-
-
-async def replay_target(host: Host, interaction: discord.Interaction, number: int | None):
-    """The game to replay: by number (one of this server's, or one the user played), else the
-    channel's open game, else its last ended one."""
-    if number is None:
-        row = await replay_module.channel_game(host.sessions, interaction.channel_id or 0)
-        if row is None:
-            raise SessionError("error.no_game_here", "no game in this channel")
-    else:
-        row = await host.sessions.session(number)
-        if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
-            # another server's game: its number is no key to it
-            raise SessionError("error.no_such_session", "no such game here", id=number)
-    if row.state_json is None:
-        raise SessionError("error.not_started", "the game has not started yet")
-    return row
 
 
 async def open_thread(interaction: discord.Interaction, title: str):

@@ -1,5 +1,6 @@
 """Private hands by DM: one living hand message per player and game, the bookkeeping of DMs
-Discord refuses or fails, and each user's language for them."""
+Discord refuses or fails, and each user's language for them; and who is told of a turn where
+(one notification per turn: the hand's new DM or the board's mention, never both)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import discord
 
 from cogs.adapters import Channels, edit_kwargs, message_kwargs
 from cogs.pace import GlobalPace
-from session import facts, present
+from session import facts, ids, present
 from session.facts import SessionRow
 from session.posts import HandMessage, Posts
 from session.present import MessageSpec
 from session.service import Sessions
+from session.values import Outcome
 from text.catalog import language, t
 
 log = logging.getLogger(__name__)
@@ -189,9 +191,64 @@ class Hands:
         except discord.HTTPException as exc:
             log.info("hand message %s not retired: %s", stored.message_id, exc)
 
+    async def board_pings(self, row: SessionRow,
+                          starting: list[int]) -> discord.AllowedMentions:
+        """Who a new board may ping: the players whose turn to act just started (one still
+        acting was told already, or is at the screen), in every pace; never someone told by
+        their hand's new DM instead (one notification per turn), who turned pings off, or is
+        in quiet hours (their ping is a timer then, due when the quiet hours end: see
+        session/nudges.py)."""
+        if row.status != "active":
+            return discord.AllowedMentions.none()
+        users = []
+        now = self.sessions.clock()
+        for seat in starting:
+            user_id = row.seats[seat].user_id
+            if user_id is None:
+                continue
+            if not await self.posts.takes_pings(user_id) \
+                    or await self.told_by_dm(row, user_id):
+                continue
+            if not (await self.sessions.quiet(user_id)).is_quiet(now):
+                users.append(discord.Object(user_id))
+        return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+    @staticmethod
+    def due(outcome: Outcome) -> list[int]:
+        """The seats whose hands go out after this publish: those whose private view changed,
+        and in a game with hands those whose turn started (their new DM tells them)."""
+        if outcome.session.status != "active":
+            return []
+        seats = list(outcome.private_seats)
+        if facts.hidden_information(outcome.session.game_id):
+            seats += [s for s in outcome.started or [] if s not in seats]
+        return seats
+
+    async def _retire_leftovers(self, row: SessionRow) -> None:
+        """The game is over: its other messages with buttons (a vote on an absent player, an
+        end vote) would only refuse a click now; one page of recent history finds them (the
+        final board's Rematch stays)."""
+        channel = await self.channels.get(row.channel_id)
+        prefix, rematch = f"sk:{row.id}:", ids.rematch(row.id)
+        try:
+            async with self.pace:  # one page of history: one call
+                found = [message async for message in channel.history(limit=50)]
+            for message in found:
+                custom_ids = [getattr(item, "custom_id", None) or ""
+                              for component in message.components
+                              for item in getattr(component, "children", [])]
+                if any(c.startswith(prefix) and c != rematch for c in custom_ids):
+                    async with self.pace:
+                        await message.edit(view=None)
+        except discord.HTTPException as exc:
+            # no Read Message History: such a message keeps buttons that refuse politely
+            log.warning("session %s: leftover buttons not retired: %s", row.id, exc)
+
     async def end_in_order(self, row: SessionRow) -> None:
         """The game is over: every player's card keeps its last view but loses its buttons
-        and says so (a button there would no longer work), after any DMs under way."""
+        and says so (a button there would no longer work), after any DMs under way; so do
+        the game's other channel messages with buttons."""
+        await self._retire_leftovers(row)
         async with self._dming[row.id]:
             for seat in row.seats:
                 if seat.user_id is None:

@@ -11,6 +11,7 @@ import discord
 from cogs.adapters import Channels, clip, message_kwargs
 from cogs.board import Board, BoardNotPosted
 from cogs.hands import Hands
+from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
 from session import present
 from session.facts import SessionRow
@@ -23,8 +24,10 @@ class Host:
     """What the cogs share: one per bot."""
 
     def __init__(self, sessions: Sessions, rooms: Rooms, pace: GlobalPace, channels: Channels,
-                 board: Board, hands: Hands) -> None:
+                 board: Board, hands: Hands, metrics: Metrics) -> None:
         self.sessions = sessions
+        #: the operator's counters and latencies (cogs/metrics.py)
+        self.metrics = metrics
         #: undo, absence, ending, timers and profile (session/rooms.py)
         self.rooms = rooms
         #: every call of this process that counts toward Discord's global limit waits here

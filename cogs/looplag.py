@@ -6,7 +6,7 @@ driver) or simply too much work shows up here first. The watch wakes every ``int
 seconds and records how late it woke. Once a minute, if the worst lag passed ``warn_after``,
 it logs a warning with the minute's median, 99th percentile and worst lag.
 
-``STOLIK_LOOP_LAG_LOG`` (a file path) also appends every sample as ``<monotonic seconds>
+``log_path`` (``STOLIK_LOOP_LAG_LOG``, passed by bot.py) also appends every sample as ``<monotonic seconds>
 <lag ms>`` lines, once a second, for benchmarks (bench/bench_load.py reads them; on Linux
 ``time.monotonic`` is one clock for every process).
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,11 @@ class LoopLag:
     """A task measuring the event loop's lag; start it on the running loop, stop it at close."""
 
     def __init__(self, interval: float = 0.05, *, report_every: float = 60.0,
-                 warn_after: float = 0.1, log_path: Path | None = None) -> None:
+                 warn_after: float = 0.1, log_path: Path | None = None,
+                 on_sample: Callable[[float], None] | None = None) -> None:
+        """``on_sample``: told every sample's lag, in seconds (the operator's metrics)."""
         self.interval = interval
+        self.on_sample = on_sample
         self.report_every = report_every
         self.warn_after = warn_after
         self.log_path = log_path
@@ -41,11 +44,6 @@ class LoopLag:
         self.worst = 0.0  # since start
         self._unwritten: list[str] = []
         self._task: asyncio.Task | None = None
-
-    @classmethod
-    def from_env(cls) -> LoopLag:
-        path = os.environ.get("STOLIK_LOOP_LAG_LOG", "").strip()
-        return cls(log_path=Path(path) if path else None)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="loop-lag")
@@ -75,6 +73,8 @@ class LoopLag:
 
     def record(self, at: float, lag: float) -> None:
         lag = max(0.0, lag)
+        if self.on_sample is not None:
+            self.on_sample(lag)
         self.window.append(lag)
         self.worst = max(self.worst, lag)
         if self.log_path is not None:

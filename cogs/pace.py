@@ -11,7 +11,6 @@ process first, spaced so that no second holds more than the limit.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable
 
@@ -19,19 +18,17 @@ from collections.abc import Callable
 DISCORD_GLOBAL_LIMIT = 50
 
 
-def limit_from_env() -> int:
-    """``STOLIK_GLOBAL_LIMIT``: the share of Discord's 50 a second this process may use (with
-    several bot processes on one token, split it between them)."""
-    return int(os.environ.get("STOLIK_GLOBAL_LIMIT", DISCORD_GLOBAL_LIMIT))
-
-
 class GlobalPace:
     """A token bucket: a burst of a fifth of ``limit`` at once, then four fifths of it a second,
-    so that no one-second window holds more than ``limit`` calls. No lock: a caller reserves
+    so that no one-second window holds more than ``limit`` calls. ``limit`` is this process's
+    share of Discord's 50 a second (``STOLIK_GLOBAL_LIMIT``: split it between several bot
+    processes on one token). No lock: a caller reserves
     its slot before it awaits anything."""
 
     def __init__(self, limit: int = DISCORD_GLOBAL_LIMIT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 on_wait: Callable[[float], None] | None = None) -> None:
+        """``on_wait``: told every call's wait for its slot, in seconds (0 when none)."""
         if limit < 1:
             raise ValueError("the limit must be at least one call a second")
         rate = 0.8 * limit
@@ -40,6 +37,7 @@ class GlobalPace:
         self.clock = clock
         self._next = 0.0  # when the next slot is free, once the burst is spent
         self.waited = 0  # calls that had to wait (for logs and benchmarks)
+        self.on_wait = on_wait
 
     def delay(self) -> float:
         """Reserve a slot; how long to wait for it."""
@@ -50,6 +48,8 @@ class GlobalPace:
 
     async def __aenter__(self) -> None:
         wait = self.delay()
+        if self.on_wait is not None:
+            self.on_wait(wait)
         if wait > 0:
             self.waited += 1
             await asyncio.sleep(wait)

@@ -23,14 +23,23 @@ This module is the interface only; the backends are ``db/sqlite.py`` and ``db/po
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 #: how long a writer waits for another process's write lock before the user is told
 LOCK_WAIT = 2.0
+
+#: told ``(kind, seconds)`` after each call of the interface: kind is one of :data:`TIMED`
+StatementObserver = Callable[[str, float], None]
+#: the calls an observer times (a transaction from its BEGIN to its COMMIT or ROLLBACK)
+TIMED = ("fetchone", "fetchall", "lookup", "batch", "transaction")
+#: set while an observed call runs: a call it makes itself (SQLite's fetchone is its
+#: fetchall, a PostgreSQL batch is a transaction) is not counted twice
+_observing: contextvars.ContextVar[bool] = contextvars.ContextVar("observing", default=False)
 
 
 class StoreError(Exception):
@@ -42,7 +51,14 @@ class StoreBusy(StoreError):
 
 
 class DamagedRow(StoreError):
-    """A stored row cannot be read back (bad JSON, a missing seat): only that row is lost."""
+    """A stored row cannot be read back (bad JSON, a missing seat): only that row is lost; the
+    game it belongs to is named so its players can be told which one."""
+
+    def __init__(self, message: str, *, session_id: int | None = None,
+                 game_id: str | None = None) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+        self.game_id = game_id
 
 
 class IntegrityViolation(Exception):
@@ -91,11 +107,14 @@ class Database:
             cls = _backends[dialect_of(target)]
         return super().__new__(cls)
 
-    def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT) -> None:
+    def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT,
+                 observer: StatementObserver | None = None) -> None:
         self.target = str(target)
         self.lock_wait = lock_wait
         #: statements run so far (benchmarks report statements per move)
         self.statements = 0
+        if observer is not None:  # without one, the calls are the backend's own: no overhead
+            _observe(self, observer)
 
     async def open(self) -> Database:
         raise NotImplementedError
@@ -139,6 +158,11 @@ class Database:
         is answered on the caller's thread (see :meth:`SqliteDatabase.lookup`)."""
         return await self.fetchone(sql, params)
 
+    async def ping(self) -> None:
+        """A trivial read that reaches the database itself (readiness checks): returns, or
+        raises :class:`StoreError` when it cannot be read."""
+        raise NotImplementedError
+
     async def schema_version(self) -> int:
         raise NotImplementedError
 
@@ -146,6 +170,45 @@ class Database:
         """Apply every migration newer than the schema version (see ``db/migrate.py``);
         returns the new version."""
         raise NotImplementedError
+
+
+def _observe(db: Database, observer: StatementObserver) -> None:
+    """Time ``db``'s :data:`TIMED` calls: each is replaced on the instance by a wrapper that
+    tells ``observer`` how long the outermost call took."""
+    for kind in ("fetchone", "fetchall", "lookup", "batch"):
+        setattr(db, kind, _timed_call(getattr(db, kind), kind, observer))
+    db.transaction = _timed_transaction(db.transaction, observer)  # type: ignore[method-assign]
+
+
+def _timed_call(call: Any, kind: str, observer: StatementObserver) -> Any:
+    async def timed(*args: Any, **kwargs: Any) -> Any:
+        if _observing.get():
+            return await call(*args, **kwargs)
+        token = _observing.set(True)
+        started = time.perf_counter()
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            observer(kind, time.perf_counter() - started)
+            _observing.reset(token)
+    return timed
+
+
+def _timed_transaction(transaction: Any, observer: StatementObserver) -> Any:
+    @asynccontextmanager
+    async def timed() -> AsyncIterator[Any]:
+        # the flag is not set here: reads the caller makes inside the transaction are its own
+        if _observing.get():
+            async with transaction() as tx:
+                yield tx
+            return
+        started = time.perf_counter()
+        try:
+            async with transaction() as tx:
+                yield tx
+        finally:
+            observer("transaction", time.perf_counter() - started)
+    return timed
 
 
 #: the backend classes by dialect; db/sqlite.py and db/postgres.py add theirs (db/__init__.py

@@ -18,6 +18,7 @@ from db.database import (
     Database,
     IntegrityViolation,
     SchemaMismatch,
+    StatementObserver,
     StoreBusy,
     StoreError,
     Tx,
@@ -87,8 +88,8 @@ class PostgresDatabase(Database):
     dialect = "postgres"
 
     def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT,
-                 pool_size: int = 10) -> None:
-        super().__init__(target, lock_wait=lock_wait)
+                 pool_size: int = 10, observer: StatementObserver | None = None) -> None:
+        super().__init__(target, lock_wait=lock_wait, observer=observer)
         self.pool_size = pool_size
         self.pool: Any = None
         self._locker: Any = None  # the connection that holds advisory locks
@@ -126,6 +127,13 @@ class PostgresDatabase(Database):
     async def schema_version(self) -> int:
         row = await self.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0] or 0)
+
+    async def ping(self) -> None:
+        assert self.pool is not None, "Database.open() first"
+        try:
+            await self.pool.fetchval("SELECT 1")
+        except _pg_errors() as exc:
+            raise _pg_failure(exc) from exc
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:

@@ -31,6 +31,7 @@ from db.database import (
     IntegrityViolation,
     SchemaMismatch,
     StaleVersion,
+    StatementObserver,
     StoreBusy,
     StoreError,
     Tx,
@@ -251,8 +252,9 @@ class SqliteDatabase(Database):
 
     dialect = "sqlite"
 
-    def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT) -> None:
-        super().__init__(target, lock_wait=lock_wait)
+    def __init__(self, target: str | Path, *, lock_wait: float = LOCK_WAIT,
+                 observer: StatementObserver | None = None) -> None:
+        super().__init__(target, lock_wait=lock_wait, observer=observer)
         self.path = self.target
         self.conn: _SqliteConnection | None = None  # the writer
         self.reader: _SqliteConnection | None = None
@@ -332,6 +334,18 @@ class SqliteDatabase(Database):
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
         return int(row[0])
+
+    async def ping(self) -> None:
+        """Open the file afresh, read-only, and read its first page (in a thread): the open
+        connections keep reading a file that was moved, deleted or replaced under them, so
+        only a new one tells whether the path still leads to this database."""
+        if self.path == ":memory:":
+            await self.fetchone("SELECT 1")
+            return
+        try:
+            await asyncio.to_thread(_read_first_page, self.path)
+        except sqlite3.Error as exc:
+            raise _sqlite_failure(exc) from exc
     async def migrate(self) -> int:
         assert self.conn is not None, "Database.open() first"
         conn = self.conn
@@ -470,6 +484,14 @@ class SqliteDatabase(Database):
                 yield
             finally:
                 fcntl.lockf(fd, fcntl.LOCK_UN, 1, key)
+
+
+def _read_first_page(path: str) -> None:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    finally:
+        conn.close()
 
 
 #: one descriptor per lock file and process: closing any descriptor of a file drops every

@@ -110,7 +110,7 @@ class Store:
             return SessionRow(
                 id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
                 game_id=row["game_id"], status=row["status"], creator_id=row["creator_id"],
-                players=row["players"], options=json.loads(row["options"]), seed=row["seed"],
+                players=row["players"], options=Store._options(row), seed=row["seed"],
                 state_json=row["state"], version=row["version"], lang=row["lang"],
                 turn_message_id=row["turn_message_id"],
                 result=json.loads(row["result"]) if row["result"] else None,
@@ -120,7 +120,33 @@ class Store:
                 pace_json=row["pace"], last_action_at=row["last_action_at"],
             )
         except (ValueError, TypeError) as exc:
-            raise DamagedRow(f"session {row['id']}: {exc}") from exc
+            raise DamagedRow(f"session {row['id']}: {exc}", session_id=row["id"],
+                             game_id=row["game_id"]) from exc
+
+    @staticmethod
+    def _options(row: Any) -> dict[str, Any]:
+        """The session's setup options; unreadable ones are rebuilt, never fatal to the game:
+        the variants its stored state names (a game's state keeps them), else the defaults
+        (no variants), with a log line for the keeper either way."""
+        try:
+            options = json.loads(row["options"])
+            if isinstance(options, dict):
+                return options
+        except (ValueError, TypeError):
+            pass
+        variants: Any = None
+        try:
+            state = json.loads(row["state"]) if row["state"] else None
+            variants = state.get("variants") if isinstance(state, dict) else None
+        except (ValueError, TypeError):
+            pass
+        if isinstance(variants, list) and all(isinstance(v, str) for v in variants):
+            log.warning("session %s (%s): options unreadable (%.40r); the variants of its state:"
+                        " %s", row["id"], row["game_id"], row["options"], variants)
+            return {"variants": list(variants)}
+        log.warning("session %s (%s): options unreadable (%.40r); using the defaults",
+                    row["id"], row["game_id"], row["options"])
+        return {"variants": []}
 
     async def get(self, session_id: int) -> SessionRow | None:
         row = await self.db.lookup(self._select_sessions("WHERE s.id = ?"), (session_id,))
@@ -140,19 +166,29 @@ class Store:
             "SELECT id FROM sessions WHERE status IN ('lobby', 'active') ORDER BY id")
         return [r[0] for r in rows]
 
+    async def count_open(self) -> int:
+        """Lobbies and running games (an operator's gauge)."""
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) FROM sessions WHERE status IN ('lobby', 'active')")
+        return int(row[0])
+
     async def open_sessions(self) -> list[SessionRow]:
         rows = await self.db.fetchall(
             self._select_sessions("WHERE s.status IN ('lobby', 'active') ORDER BY s.id"))
         return self._rows(rows)
 
-    def _rows(self, rows: list[Any]) -> list[SessionRow]:
-        """Rows that read back; a damaged one is logged and left out, never fatal to a list."""
+    def _rows(self, rows: list[Any], damaged: list[DamagedRow] | None = None
+              ) -> list[SessionRow]:
+        """Rows that read back; a damaged one is logged and left out (added to ``damaged``
+        when given, so the caller can name it), never fatal to a list."""
         out = []
         for row in rows:
             try:
                 out.append(self._row(row))
-            except DamagedRow:
+            except DamagedRow as exc:
                 log.exception("skipping an unreadable session row")
+                if damaged is not None:
+                    damaged.append(exc)
         return out
 
     async def ended_in_channel(self, channel_id: int, limit: int) -> list[SessionRow]:
@@ -323,10 +359,12 @@ class Store:
              " started_at = excluded.started_at", (session_id, version, now))])
 
     async def board_posted(self, session_id: int, message_id: int | None) -> None:
-        """Record the posted board as the turn message and drop its intent, together."""
+        """Record the posted board as the turn message and drop its intent, together; the
+        board before it is retired, so no bare mark of the session is left to repair."""
         await self.db.batch([
             ("UPDATE sessions SET turn_message_id = ? WHERE id = ?", (message_id, session_id)),
-            ("DELETE FROM board_posts WHERE session_id = ?", (session_id,))])
+            ("DELETE FROM board_posts WHERE session_id = ?", (session_id,)),
+            ("DELETE FROM bare_boards WHERE session_id = ?", (session_id,))])
 
     async def pending_boards(self) -> list[int]:
         """Sessions with a board whose post was started and never recorded."""
@@ -336,6 +374,25 @@ class Store:
     async def board_is_pending(self, session_id: int) -> bool:
         return await self.db.lookup(
             "SELECT 1 FROM board_posts WHERE session_id = ?", (session_id,)) is not None
+
+    # --- boards whose buttons a first answer is taking off (migrations/045_bare_boards.sql)
+    async def mark_bare(self, session_id: int, message_id: int, version: int) -> None:
+        await self.db.batch([
+            ("INSERT INTO bare_boards (session_id, message_id, version) VALUES (?, ?, ?)"
+             " ON CONFLICT (session_id) DO UPDATE SET message_id = excluded.message_id,"
+             " version = excluded.version", (session_id, message_id, version))])
+
+    async def unmark_bare(self, session_id: int, message_id: int) -> None:
+        """The board is shown again (only that board's mark: a newer one stays)."""
+        await self.db.batch([
+            ("DELETE FROM bare_boards WHERE session_id = ? AND message_id = ?",
+             (session_id, message_id))])
+
+    async def bare_boards(self) -> list[tuple[int, int]]:
+        """(session id, message id) of every board marked bare."""
+        rows = await self.db.fetchall(
+            "SELECT session_id, message_id FROM bare_boards ORDER BY session_id")
+        return [(row["session_id"], row["message_id"]) for row in rows]
 
     # --- direct messages ----------------------------------------------------------------
     async def dm_refused_until(self, user_id: int) -> str | None:
@@ -403,14 +460,16 @@ class Store:
             (user_id, tz, quiet_start, quiet_end, int(pings)),
         )])
 
-    async def sessions_of_user(self, user_id: int) -> list[SessionRow]:
+    async def sessions_of_user(self, user_id: int, damaged: list[DamagedRow] | None = None
+                               ) -> list[SessionRow]:
+        """The user's open games; rows that cannot be read go to ``damaged`` (if given)."""
         rows = await self.db.fetchall(
             self._select_sessions(
                 "JOIN seats t ON t.session_id = s.id"
                 " WHERE t.user_id = ? AND s.status IN ('lobby', 'active') ORDER BY s.id"),
             (user_id,),
         )
-        return self._rows(rows)
+        return self._rows(rows, damaged)
 
     async def seat_history(self, session_id: int) -> list[Any]:
         return await self.db.fetchall(

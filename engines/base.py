@@ -17,9 +17,11 @@ parameters; ``text/locales/*.json`` holds the words.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +39,20 @@ MAX_ACTION_CODE = 60
 class GameError(ValueError):
     """A move or input that breaks a rule. ``key`` is a translation key, ``params`` its values.
 
-    ``str(error)`` is an English fallback so logs and tests stay readable.
+    ``str(error)`` is an English fallback so logs and tests stay readable; an error raised by
+    :meth:`Game.apply` also carries the position it was raised in (``position``, the
+    :meth:`Game.notation`), as python-chess's errors carry the FEN, so a report reproduces.
     """
 
     def __init__(self, key: str, message: str = "", **params: Any) -> None:
         self.key = key
         self.params = params
+        self.position: str | None = None
         super().__init__(message or key)
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return text if self.position is None else f"{text} in position:\n{self.position}"
 
 
 class MalformedAction(GameError):
@@ -99,6 +108,12 @@ class Game(ABC):
 
     meta: GameMeta
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An engine's ``apply`` is wrapped so that its errors carry the position (below)."""
+        super().__init_subclass__(**kwargs)
+        if "apply" in cls.__dict__:
+            cls.apply = _noting_position(cls.__dict__["apply"])  # type: ignore[method-assign,assignment]
+
     # --- setup -------------------------------------------------------------------------
     @abstractmethod
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
@@ -116,14 +131,29 @@ class Game(ABC):
     def legal_actions(self, state: State, seat: int) -> list[str]:
         """Every legal action code for ``seat`` now; empty when the seat may not act."""
 
+    def canonical(self, state: State, seat: int, action: str) -> str:
+        """The one spelling of ``action`` the log keeps: the legal code it means when typed
+        in another case, with other spaces or with leading zeros (``PICK 05`` -> ``pick 5``);
+        an action matching no legal code is returned as it is (:meth:`apply` refuses it).
+
+        Exact codes (every button, every computer move) cost one scan of the legal list and
+        no normalising; an engine whose legal list is costly may override with a parse.
+        """
+        legal = self.legal_actions(state, seat)
+        if action in legal:
+            return action
+        wanted = normal_form(action)
+        return next((code for code in legal if normal_form(code) == wanted), action)
+
     @abstractmethod
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         """The state after ``seat`` plays ``action`` and the public events it caused.
 
         Raises :class:`NotYourTurn`, :class:`MalformedAction` or :class:`IllegalAction`
-        (naming the broken rule) and leaves ``state`` untouched. An event is a dict with
-        a ``"key"`` (translation key) and parameters; an event with ``"private_to": seat``
-        is for that seat only and never shown in the channel.
+        (naming the broken rule) and leaves ``state`` untouched; the base class fills in the
+        error's ``position``. An event is a dict with a ``"key"`` (translation key) and
+        parameters; an event with ``"private_to": seat`` is for that seat only and never shown
+        in the channel.
         """
 
     # --- what a seat may see --------------------------------------------------------------
@@ -172,6 +202,40 @@ class Game(ABC):
     # --- helpers shared by engines ------------------------------------------------------
     def totals(self, state: State) -> list[int]:
         return [sum(line.points for line in lines) for lines in self.scores(state)]
+
+
+def _noting_position(apply: Callable[[Game, State, int, str], tuple[State, list[Event]]]
+                     ) -> Callable[[Game, State, int, str], tuple[State, list[Event]]]:
+    """``apply`` whose :class:`GameError` carries the notation of the position it was raised
+    in (kept when an inner ``apply`` set it already)."""
+
+    @functools.wraps(apply)
+    def noting(self: Game, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        try:
+            return apply(self, state, seat, action)
+        except GameError as error:
+            if error.position is None:
+                error.position = _position_of(self, state)
+            raise
+
+    return noting
+
+
+def _position_of(game: Game, state: State) -> str | None:
+    try:
+        return game.notation(state)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None  # a state too damaged to write must not hide the rule it broke
+
+
+def normal_form(action: str) -> str:
+    """``action`` compared loosely: lower case, single spaces, numbers without leading zeros.
+
+    >>> normal_form("  PICK   05 ")
+    'pick 5'
+    """
+    return " ".join(str(int(token)) if token.isascii() and token.isdigit() else token
+                    for token in action.casefold().split())
 
 
 def rank_by(keys: list[Any]) -> list[list[int]]:

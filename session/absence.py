@@ -186,7 +186,8 @@ class Absence:
         while outcome.session.status == "active" and seat in game.to_act(state):
             # a skipped turn is played at "normal" level, seeded per move
             code = await computer.move(row.game_id, state, seat,
-                                       f"{row.seed}/skip/{outcome.session.version}", "normal")
+                                       f"{row.seed}/skip/{outcome.session.version}", "normal",
+                                       strict=s.strict_bots)
             await s.apply_move(outcome, seat, None, code, kind="skip")
             state = await s.state(outcome.session)
         return await s.settle(await s.run_computer_players(outcome))

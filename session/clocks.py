@@ -41,6 +41,14 @@ class Pace:
     def timed(self) -> bool:
         return self.kind != "none"
 
+    def capped(self, bank: float | None) -> float | None:
+        """``bank`` cut down to the most this pace allows (a realtime move's allowance, a
+        daily bank's cap): a clock never credits time the player did not have."""
+        most = {"realtime": self.per_move, "daily": self.cap}.get(self.kind)
+        if bank is None or most is None:
+            return bank
+        return min(bank, most)
+
     def to_json(self) -> str:
         return json.dumps(asdict(self))
 
@@ -100,8 +108,10 @@ def turn_starts(pace: Pace, bank: float | None) -> float | None:
 
 
 def spent(bank: float, running_since: datetime, now: datetime) -> float:
-    """What is left of ``bank`` after running from ``running_since`` to ``now`` (may go < 0)."""
-    return bank - (now - running_since).total_seconds()
+    """What is left of ``bank`` after running from ``running_since`` to ``now`` (may go < 0).
+    A clock set back (``now`` before ``running_since``) spends nothing: never more than
+    ``bank`` is left."""
+    return bank - max(0.0, (now - running_since).total_seconds())
 
 
 def deadline(bank: float, running_since: datetime) -> datetime:
@@ -153,8 +163,8 @@ def check_zone(tz: str) -> str:
 def reminder_times(start: datetime, end: datetime, quiet: Quiet) -> list[tuple[str, datetime]]:
     """When to ping a player whose turn runs from ``start`` to ``end``: once after half the
     time, once more near the end. A ping that falls in quiet hours waits for them to end, even
-    past the deadline (never dropped: it then tells the player the table is deciding); two
-    pings never fall at the same time."""
+    past the deadline (then it is stale when it comes due and is not posted: the timeout's
+    vote already asks; see session/timers.py); two pings never fall at the same time."""
     total = end - start
     out: list[tuple[str, datetime]] = []
     for kind, share in (("remind", REMIND_SHARE), ("last_call", LAST_CALL_SHARE)):

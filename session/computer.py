@@ -5,16 +5,15 @@ that would stall heartbeats and the 3-second answers to clicks. :func:`move` run
 where the renderers run (``workers.off_loop``: the worker processes in production, a thread
 in tests), with a generator seeded by the caller, so the move is the same wherever it runs.
 
-A bot that raises or answers an illegal code is a bug. With :data:`STRICT` (set by the test
-suite, ``STOLIK_STRICT_BOTS=1``) it raises :class:`ComputerPlayerFailed`; in production it is
-logged with the game's notation, so the position reproduces, and a legal move chosen by a
-seeded generator is played instead, so the game goes on.
+A bot that raises or answers an illegal code is a bug. When strict (``Sessions(strict_bots=)``:
+the test suite, ``STOLIK_STRICT_BOTS=1`` for the bot) it raises :class:`ComputerPlayerFailed`;
+in production it is logged with the game's notation, so the position reproduces, and a legal
+move chosen by a seeded generator is played instead, so the game goes on.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import random
 import traceback
 from dataclasses import dataclass
@@ -24,9 +23,6 @@ from engines.base import BOT_LEVELS, State
 from session import workers
 
 log = logging.getLogger(__name__)
-
-#: raise instead of falling back (tests run strict; see tests/conftest.py)
-STRICT = os.environ.get("STOLIK_STRICT_BOTS", "") == "1"
 
 
 class ComputerPlayerFailed(RuntimeError):
@@ -65,13 +61,15 @@ def decide(game_id: str, state: State, seat: int, seed: str, level: str) -> Deci
     return Decision(fallback, failure, game.notation(state))
 
 
-async def move(game_id: str, state: State, seat: int, seed: str, level: str | None) -> str:
-    """A legal move for the computer ``seat``, decided off the event loop."""
+async def move(game_id: str, state: State, seat: int, seed: str, level: str | None, *,
+               strict: bool) -> str:
+    """A legal move for the computer ``seat``, decided off the event loop; ``strict`` raises
+    :class:`ComputerPlayerFailed` instead of playing a fallback (the tests)."""
     decision: Decision = await workers.off_loop(
         decide, game_id, state, seat, seed, level_or_default(level))
     if decision.failure is None:
         return decision.code
-    if STRICT:
+    if strict:
         raise ComputerPlayerFailed(
             f"{game_id} computer player failed for seat {seat} (level {level}) at "
             f"{decision.notation}:\n{decision.failure}")

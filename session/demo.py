@@ -23,7 +23,8 @@ FIRST_USER = 1000
 
 
 async def run_demo(game_id: str, *, players: int | None, variants: str, seed: int | None,
-                   out: Path, db_path: str | None, lang: str = "en") -> int:
+                   out: Path, db_path: str | None, lang: str = "en",
+                   strict_bots: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("board_*.png"):
         old.unlink()
@@ -32,7 +33,7 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
         path.unlink()
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     async with Database(path) as db:
-        sessions = Sessions(db, seed_source=lambda: seed)
+        sessions = Sessions(db, seed_source=lambda: seed, strict_bots=strict_bots)
         # one pseudo-user per seat: the demo plays every seat through the same path as a human
         outcome = await sessions.new(guild_id=None, channel_id=CHANNEL, game_id=game_id,
                                      user_id=FIRST_USER, name="Ada", players=players,
@@ -54,7 +55,8 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
                                  lang=lang))
             frame += 1
             seat = game.to_act(state)[0]
-            code = await computer.move(game_id, state, seat, f"{rng.random()}", "normal")
+            code = await computer.move(game_id, state, seat, f"{rng.random()}", "normal",
+                                       strict=strict_bots)
             user = row.seats[seat].user_id
             assert user is not None  # the demo seats stand-in users, not computer seats
             outcome = await sessions.act(row.id, user, code, row.version)

@@ -9,7 +9,7 @@ from db import timers as timer_sql
 from db.store import SessionRow
 from session.clocks import DAY, Pace
 from session.errors import SessionError, tells_store_failures
-from session.service import Sessions
+from session.service import Sessions, started
 from session.values import Notice, Outcome
 
 
@@ -66,7 +66,7 @@ class Ending:
         others are named so they can join."""
         s = self.sessions
         old = await s.session(session_id)
-        if old.status not in ("finished", "abandoned") or old.state_json is None:
+        if old.status not in ("finished", "abandoned") or not started(old):
             raise SessionError("error.rematch_not_over", "that game is not over")
         if old.seat_of(user_id) is None:
             raise SessionError("error.not_a_player", "you did not play in that game")

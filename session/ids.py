@@ -84,8 +84,12 @@ def parse(custom_id: str) -> Parsed | None:
         return Parsed(sid, "undo", None, "")
     if rest == "r":
         return Parsed(sid, "rematch", None, "")
-    if rest.startswith("x:") and rest[2:].isdigit():
-        return Parsed(sid, "abandon", int(rest[2:]), "")
+    if rest.startswith("x:"):
+        version = rest[2:]
+        # "²" is a digit to str.isdigit, not to int(); ids are ASCII digits
+        if not (version.isascii() and version.isdigit()) or int(version) > MAX_ID:
+            return None
+        return Parsed(sid, "abandon", int(version), "")
     if rest.startswith("l:"):
         return Parsed(sid, "lobby", None, rest[2:])
     if rest.startswith("v:"):

@@ -2,7 +2,8 @@
 
 A turn starts -> timers in the same transaction as the move that started it:
 - ``ping``: the board pings the player at once, unless they are in quiet hours: then this
-  timer pings them when the hours end (a ping is held back, never dropped);
+  timer pings them when the hours end (held back; stale, and not posted, if the turn's
+  deadline has passed or a later timer of the seat is due with it: see session/timers.py);
 - untimed games (``pace:none``): ``remind`` every ``remind_hours`` of silence, and ``absent``
   after ``absent_hours``: the others may then vote to skip the turn, replace the player by a
   computer, or seat a substitute (timed games do the same when the clock runs out).

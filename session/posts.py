@@ -44,9 +44,18 @@ class Posts:
         """Sessions with a board whose post was started and never recorded."""
         return await self.store.pending_boards()
 
-    async def open_session_ids(self) -> list[int]:
-        """Every lobby and running game."""
-        return await self.store.open_session_ids()
+    async def mark_bare(self, session_id: int, message_id: int, version: int) -> None:
+        """A click's first answer is about to take this board's buttons off (written first:
+        a stop before the board is shown again leaves the mark for start-up to repair)."""
+        await self.store.mark_bare(session_id, message_id, version)
+
+    async def unmark_bare(self, session_id: int, message_id: int) -> None:
+        """The board has its buttons again (a new board's record drops the mark as well)."""
+        await self.store.unmark_bare(session_id, message_id)
+
+    async def bare_boards(self) -> list[tuple[int, int]]:
+        """(session id, message id) of every board marked bare and not shown again since."""
+        return await self.store.bare_boards()
 
     async def takes_pings(self, user_id: int) -> bool:
         """Whether a board may ping the user (they did not turn pings off)."""

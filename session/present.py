@@ -506,6 +506,10 @@ def mine_text(entries: list[dict[str, Any]], lang: str) -> str:
     lines = [t(lang, "ui.mine_title")]
     for entry in entries:
         row = entry["session"]
+        if entry.get("damaged") or row is None:
+            lines.append(t(lang, "ui.mine_damaged", game=t(lang, f"game.{entry['game_id']}"),
+                           id=entry["id"]))
+            continue
         who = ", ".join(row.seats[s].name for s in entry["to_act"]) or "-"
         key = "ui.mine_line_you" if entry["my_turn"] else "ui.mine_line"
         lines.append(t(lang, key, game=t(lang, f"game.{row.game_id}"), id=row.id,

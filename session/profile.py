@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from db.database import DamagedRow
 from db.store import SessionRow
 from session import nudges
 from session.clocks import check_zone, deadline
@@ -43,10 +44,12 @@ class Profile:
                                            cur["quiet_end"], cur["pings"])
         return cur
 
+    @tells_store_failures
     async def server_defaults(self, guild_id: int | None) -> ServerDefaults:
         """A server's pace, reminder and absence hours and language (Stolik's where unset)."""
         return await nudges.server_defaults(self.store, guild_id)
 
+    @tells_store_failures
     async def save_server_defaults(self, guild_id: int, *, pace: str | None = None,
                                    remind_hours: float | None = None,
                                    absent_hours: float | None = None,
@@ -57,28 +60,45 @@ class Profile:
             absent_hours=absent_hours, lang=lang)
 
     # --- across games ----------------------------------------------------------------------
+    @tells_store_failures
     async def mine(self, user_id: int) -> list[dict[str, Any]]:
-        """Every open game the user sits in, with whose move it is and the turn message."""
+        """Every open game the user sits in, with whose move it is and the turn message. A
+        damaged game that cannot be rebuilt is listed by number and game (``damaged``),
+        never silently left out."""
         out = []
-        for row in await self.store.sessions_of_user(user_id):
+        unreadable: list[DamagedRow] = []
+        for row in await self.store.sessions_of_user(user_id, unreadable):
             to_act: list[int] = []
+            damaged = False
             if row.status == "active":
-                to_act = engines.get(row.game_id).to_act(await self.sessions.state(row))
-            out.append({"session": row, "to_act": to_act,
+                try:
+                    to_act = engines.get(row.game_id).to_act(await self.sessions.state(row))
+                except SessionError as exc:
+                    if exc.key != "error.damaged_game":
+                        raise
+                    damaged = True
+            out.append({"session": row, "id": row.id, "game_id": row.game_id,
+                        "damaged": damaged, "to_act": to_act,
                         "my_turn": row.seat_of(user_id) in to_act,
                         "deadline": seat_deadline(row, row.seat_of(user_id))})
-        return out
+        out += [{"session": None, "id": exc.session_id, "game_id": exc.game_id,
+                 "damaged": True, "to_act": [], "my_turn": False, "deadline": None}
+                for exc in unreadable]
+        return sorted(out, key=lambda entry: entry["id"] or 0)
 
+    @tells_store_failures
     async def stats(self, user_id: int, guild_id: int | None) -> dict[str, dict[str, Any]]:
         """Per game type: games, wins and average score, in this server and everywhere (kept
         rows: see session/standings.py)."""
         return await self.sessions.standings.stats(user_id, guild_id)
 
+    @tells_store_failures
     async def leaderboard(self, game_id: str, guild_id: int | None = None,
                           limit: int = 10) -> list[tuple[int, float, int]]:
         """(user, rating, rated games) best first, in one server or (None) everywhere."""
         return await self.sessions.standings.leaderboard(game_id, guild_id, limit)
 
+    @tells_store_failures
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
         game = engines.get(row.game_id)

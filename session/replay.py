@@ -18,6 +18,7 @@ import engines
 import render
 from db.store import SessionRow
 from session import present
+from session.errors import tells_store_failures
 from session.service import Sessions
 from session.values import Notice, says_the_move
 
@@ -97,11 +98,13 @@ def animate(views: list[dict], row: SessionRow, lang: str) -> bytes:
     return out.getvalue()
 
 
+@tells_store_failures
 async def moves(sessions: Sessions, session_id: int) -> list[tuple[int, str]]:
     """The (seat, code) of each move a replay of the session replays."""
     return [(a.seat, a.code) for a in await sessions.store.actions(session_id)]
 
 
+@tells_store_failures
 async def channel_game(sessions: Sessions, channel_id: int) -> SessionRow | None:
     """The game a replay without a number shows: the channel's open game, else its last
     ended one."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import os
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -24,10 +23,10 @@ import engines
 from db import timers as timer_sql
 from db.database import Database, StaleVersion
 from db.store import ChannelBusy, SessionRow, Store
-from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, State
-from session import computer
+from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, GameError, State
+from session import computer, logs
 from session.clocks import Pace, Quiet, parse_pace
-from session.errors import SessionError, tells_store_failures
+from session.errors import SessionError, outcome_of, tells_store_failures
 from session.standings import Standings
 from session.turns import TurnClocks
 from session.values import Notice, Outcome, event_notices, says_the_move
@@ -41,7 +40,13 @@ ARCHIVE_AFTER_WARNING = timedelta(days=7)
 DM_RETRY_AFTER = timedelta(hours=6)
 #: engine states kept in memory (least recently used first out); a game not in the cache is
 #: read from its row, so an idle game costs no memory
-STATE_CACHE_SIZE = int(os.environ.get("STOLIK_STATE_CACHE", "256"))
+STATE_CACHE_SIZE = 256
+
+def started(row: SessionRow) -> bool:
+    """The game left its lobby (a lobby archived unstarted never did): it has a state."""
+    return row.status in ("active", "finished") or row.version > 0 \
+        or row.last_action_at is not None
+
 
 def parse_variants(text: str | None) -> list[str]:
     """'Middle Kingdom, harmony' -> ['middle_kingdom', 'harmony'] (order kept, no repeats)."""
@@ -96,6 +101,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _ignore_move(game: str, outcome: str) -> None:
+    """No one counts the moves (tests, the demo)."""
+
+
 class Sessions:
     """The service the cogs and the demo call. Construct it over an open :class:`Database`."""
 
@@ -106,8 +115,15 @@ class Sessions:
         clock: Callable[[], datetime] = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         idle_after: timedelta = IDLE_WARNING_AFTER,
+        state_cache: int = STATE_CACHE_SIZE,
+        strict_bots: bool = False,
+        on_move: Callable[[str, str], None] | None = None,
     ) -> None:
+        """``strict_bots``: a failing computer player raises (the tests) instead of a seeded
+        fallback move being played (production); see session/computer.py."""
         self.idle_after = idle_after
+        #: told (game, outcome) of every player's move (:func:`session.errors.outcome_of`)
+        self.on_move = on_move or _ignore_move
         self.db = db
         self.store = Store(db)
         self.standings = Standings(db)
@@ -117,7 +133,8 @@ class Sessions:
         # session id -> (version, state); the version makes a state cached by this process
         # useless, never wrong, once another process moved the game on
         self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()
-        self.state_cache_size = STATE_CACHE_SIZE
+        self.state_cache_size = state_cache
+        self.strict_bots = strict_bots
 
     def now(self) -> str:
         """The current time as stored (ISO, UTC)."""
@@ -150,6 +167,7 @@ class Sessions:
         row = await self.store.get(session_id)
         if row is None:
             raise SessionError("error.no_such_session", f"no session {session_id}", id=session_id)
+        logs.bind_row(row)  # this task's lines from here on name the game (session/logs.py)
         return row
 
     @tells_store_failures
@@ -157,6 +175,7 @@ class Sessions:
         row = await self.store.open_in_channel(channel_id)
         if row is None:
             raise SessionError("error.no_game_here", "no game in this channel")
+        logs.bind_row(row)
         return row
 
     @tells_store_failures
@@ -178,19 +197,30 @@ class Sessions:
         if cached and cached[0] == row.version:
             self._states.move_to_end(row.id)
             return cached[1]
-        if row.state_json is None:
+        if row.state_json is None and not started(row):
             raise SessionError("error.not_started", "the game has not started yet")
         try:
-            state = json.loads(row.state_json)
+            state = json.loads(row.state_json or "null")
             if not isinstance(state, dict):
                 raise ValueError("state is not an object")
         except ValueError:
-            # a damaged row never loses the game: seed + action log rebuild it exactly
+            # a damaged row (unreadable or lost state) never loses the game: seed + action
+            # log rebuild it exactly
             log.warning("session %s: stored state unreadable, replaying the log", row.id)
-            state = await self.replay(row)
+            state = await self.rebuild(row)
         if row.status == "active":
             self.remember_state(row.id, row.version, state)
         return state
+
+    async def rebuild(self, row: SessionRow) -> State:
+        """A damaged row's state from its seed and log; a log that no longer replays is
+        reported by the game's number and name (the keeper gets the reason in the log)."""
+        try:
+            return await self.replay(row)
+        except GameError as exc:
+            log.error("session %s (%s): damaged beyond replay: %s", row.id, row.game_id, exc)
+            raise SessionError("error.damaged_game", f"game {row.id} is damaged",
+                               id=row.id, game=row.game_id) from exc
 
     async def replay(self, row: SessionRow, at_version: int | None = None) -> State:
         """Seed + action log -> state, exactly as played (as it stood at ``at_version``).
@@ -367,14 +397,24 @@ class Sessions:
         self, session_id: int, user_id: int, code: str, version: int | None = None
     ) -> Outcome:
         """Play ``code`` for the user's seat. ``version`` (from a button) must be current."""
-        check_code(code)
-        async with self.locked(session_id):
-            row = await self.session(session_id)
-            seat = self.playing_seat(row, user_id)
-            await self.check_fresh(row, seat, version)
-            outcome = Outcome(row, new_turn=False)
-            await self.apply_move(outcome, seat, user_id, code)
-            return await self.settle(await self.run_computer_players(outcome))
+        game = "unknown"  # until the session is read
+        try:
+            check_code(code)
+            async with self.locked(session_id):
+                row = await self.session(session_id)
+                game = row.game_id
+                seat = self.playing_seat(row, user_id)
+                await self.check_fresh(row, seat, version)
+                outcome = Outcome(row, new_turn=False)
+                # typed codes are logged as the engine spells them (``PICK 05`` -> ``pick 5``)
+                code = engines.get(row.game_id).canonical(await self.state(row), seat, code)
+                await self.apply_move(outcome, seat, user_id, code)
+                outcome = await self.settle(await self.run_computer_players(outcome))
+        except Exception as error:  # counted, then raised as it was
+            self.on_move(game, outcome_of(error))
+            raise
+        self.on_move(game, "accepted")
+        return outcome
 
     async def apply_move(self, outcome: Outcome, seat: int, user_id: int | None, code: str,
                      kind: str = "move") -> None:
@@ -419,6 +459,7 @@ class Sessions:
         self.note_private_changes(outcome, game, state, new_state)
         outcome.board_changed = True
         outcome.session = await self.session(row.id)
+        log.debug("%s by seat %s accepted (version %s)", kind, seat, outcome.session.version)
         if outcome.session.status == "active":
             self.remember_state(row.id, outcome.session.version, new_state)
         else:  # a finished game is read rarely: its state leaves memory
@@ -475,7 +516,7 @@ class Sessions:
             seat = bots[0]
             # seeded per move, so a replay of the log needs no hidden generator state
             code = await computer.move(row.game_id, state, seat, f"{row.seed}/bot/{row.version}",
-                                       row.seats[seat].level)
+                                       row.seats[seat].level, strict=self.strict_bots)
             await self.apply_move(outcome, seat, None, code, kind="computer")
         return outcome
 
@@ -484,7 +525,7 @@ class Sessions:
         ``outcome`` left them, so the publisher does not read them again (a lobby has no
         state: both stay ``None``)."""
         row = outcome.session
-        if row.state_json is None:
+        if not started(row):  # (a started game's lost state is rebuilt by self.state)
             return outcome
         game = engines.get(row.game_id)
         state = await self.state(row)

@@ -18,11 +18,13 @@ from typing import Any
 
 import engines
 from db import timers as timer_sql
-from db.database import StoreBusy, StoreError
+from db.database import DamagedRow, StoreError
 from db.store import SessionRow
 from engines.base import GameError
+from session import logs
 from session.absence import Absence
 from session.clocks import spent
+from session.errors import Backoff, StoreFailed, until_stored
 from session.service import ARCHIVE_AFTER_WARNING, Sessions
 from session.values import Notice, Outcome, TimerEvent
 
@@ -69,30 +71,35 @@ class Timers:
         now = s.now()
         events: list[TimerEvent] = []
         self.left_to_owner = False
-        for timer in await self.store.due_timers(now):
-            overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
-            if overdue < OWNER_GRACE and not self.owns(await self._guild_of(timer["session_id"])):
-                # another process's shard: its dispatcher fires it, unless that process seems
-                # down (the claim keeps a timer from firing twice either way)
-                self.left_to_owner = True
-                continue
-            try:
-                event = await self._claim_and_fire(timer, now)
-            except GameError as exc:  # one game's failure (storage, a damaged row) is its own
-                log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
-                          exc)
-                continue
-            if event is not None:
-                events.append(event)
+        due = await self.store.due_timers(now)
+        stale = superseded(due)
+        for timer in due:
+            # each timer is its own piece of work: its lines name its game (session/logs.py)
+            with logs.scope(session_id=timer["session_id"]):
+                overdue = s.clock() - datetime.fromisoformat(timer["due_at"])
+                if overdue < OWNER_GRACE and not self.owns(await self._guild_of(timer["session_id"])):
+                    # another process's shard: its dispatcher fires it, unless that process seems
+                    # down (the claim keeps a timer from firing twice either way)
+                    self.left_to_owner = True
+                    continue
+                try:
+                    event = await self._claim_and_fire(timer, now, stale=timer["id"] in stale)
+                except GameError as exc:  # one game's failure (storage, a damaged row) is its own
+                    log.error("timer %s of session %s failed: %s", timer["id"], timer["session_id"],
+                              exc)
+                    continue
+                if event is not None:
+                    events.append(event)
         return merge_reminders(events)
 
-    async def _claim_and_fire(self, timer: Any, now: str) -> TimerEvent | None:
+    async def _claim_and_fire(self, timer: Any, now: str, *, stale: bool = False
+                              ) -> TimerEvent | None:
         """Claim the timer with one guarded write (so among several processes exactly one
-        fires it), then fire it."""
+        fires it), then fire it; a ``stale`` one is only claimed (it never fires later)."""
         s = self.sessions
         async with s.locked(timer["session_id"]):
             claimed = await self.store.run([timer_sql.claim(timer["id"], now)])
-            if claimed != 1:
+            if claimed != 1 or stale:
                 return None
             event = await self._fire(timer)
             if event is not None:
@@ -151,6 +158,8 @@ class Timers:
         if target.running_since is not None and target.bank is not None:
             left = spent(target.bank, datetime.fromisoformat(target.running_since),
                          self.sessions.clock())
+            if left <= 0:
+                return None  # the deadline passed: the timeout's vote asks instead
         return TimerEvent(timer["kind"], row, seat, params={"left": left})
 
     async def _timeout(self, row: SessionRow, timer: Any) -> TimerEvent | None:
@@ -189,28 +198,38 @@ class Timers:
     async def recover(self) -> list[TimerEvent]:
         """At start-up: what a stop may have left half done. Computer seats whose turn came
         just before the stop move now; a player whose time ran out is put to the vote again
-        (the first announcement may not have reached Discord)."""
+        (the first announcement may not have reached Discord). A game the database failed
+        (away, or busy with players' clicks) is tried again, with a bounded backoff, until it
+        is done: an outage at start-up delays its recovery, never drops it."""
         events: list[TimerEvent] = []
-        busy: list[int] = []
-        for session_id in await self.store.open_session_ids():
-            try:
-                events += await self._recover_one(session_id)
-            except StoreBusy:
-                # players are already clicking in it (another process, or this one's first
-                # clicks): try again once the others are done
-                busy.append(session_id)
-            except (GameError, LookupError, ValueError, TypeError):
-                # one damaged game (unreadable row, a log that no longer replays) must not
-                # stop the recovery of every other game
-                log.exception("start-up recovery of session %s failed", session_id)
-        for session_id in busy:
-            try:
-                events += await self._recover_one(session_id)
-            except StoreBusy as exc:
-                log.warning("start-up recovery of session %s skipped: %s", session_id, exc)
-        return events
+        left = await until_stored(self.store.open_session_ids, "start-up recovery")
+        backoff = Backoff()
+        while True:
+            failed: list[int] = []
+            for session_id in left:
+                try:
+                    events += await self._recover_one(session_id)
+                except DamagedRow:
+                    log.exception("start-up recovery of session %s failed", session_id)
+                except (StoreError, StoreFailed) as exc:
+                    # the database is away, or players are already clicking in it (another
+                    # process, or this one's first clicks): again once the others are done
+                    log.warning("start-up recovery of session %s: %s", session_id, exc)
+                    failed.append(session_id)
+                except (GameError, LookupError, ValueError, TypeError):
+                    # one damaged game (unreadable row, a log that no longer replays) must
+                    # not stop the recovery of every other game
+                    log.exception("start-up recovery of session %s failed", session_id)
+            if not failed:
+                return events
+            left = failed
+            await backoff.wait()
 
     async def _recover_one(self, session_id: int) -> list[TimerEvent]:
+        with logs.scope(session_id=session_id):
+            return await self._recover(session_id)
+
+    async def _recover(self, session_id: int) -> list[TimerEvent]:
         s = self.sessions
         events: list[TimerEvent] = []
         async with s.locked(session_id):
@@ -261,6 +280,8 @@ class Timers:
                 for event in pending + await self.fire_due():
                     await self._publish(publish, event)
                 pending = []
+            except StoreError as exc:  # the database is away: the next poll tries again
+                log.error("timer dispatch: %s", exc)
             except Exception:
                 log.exception("timer dispatch failed")
             wait = await self._wait(poll)
@@ -269,11 +290,13 @@ class Timers:
 
     async def _publish(self, publish: Callable[[TimerEvent], Awaitable[None]],
                        event: TimerEvent) -> None:
-        try:
-            await publish(event)
-        except Exception:  # a failed message must not stop the clock
-            log.exception("publishing timer event %s failed", event.kind)
-            await self._retry_later(event)
+        row = event.session
+        with logs.scope(session_id=row.id, game_id=row.game_id, guild_id=row.guild_id):
+            try:
+                await publish(event)
+            except Exception:  # a failed message must not stop the clock
+                log.exception("publishing timer event %s failed", event.kind)
+                await self._retry_later(event)
 
     async def _wait(self, poll: float) -> float:
         """Seconds until the next timer is due, at most ``poll``."""
@@ -294,6 +317,19 @@ class Timers:
         """A timeout whose vote could not be posted fires again at the next poll."""
         if event.kind in ("timeout", "absent") and event.timer_id is not None:
             await self.store.run([timer_sql.unclaim(event.timer_id)])
+
+
+def superseded(due: list[Any]) -> set[int]:
+    """The ids of the pings among ``due`` (ordered by due time) that a later due timer of the
+    same seat replaces: after a clock jump or a long stop only the newest one is posted, and
+    none beside the vote of a timeout or an absence (that vote pings the player itself)."""
+    newest: dict[tuple[int, int], Any] = {}
+    for timer in due:
+        if timer["seat"] is not None:
+            newest[(timer["session_id"], timer["seat"])] = timer
+    return {timer["id"] for timer in due
+            if timer["kind"] in NUDGES
+            and newest[(timer["session_id"], timer["seat"])]["id"] != timer["id"]}
 
 
 def merge_reminders(events: list[TimerEvent]) -> list[TimerEvent]:

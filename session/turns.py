@@ -45,8 +45,9 @@ class TurnClocks:
             running = seat.running_since is not None
             if seat.running_since is not None and seat.seat not in after:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
-                # time overrun is forgiven once the turn is over: the next turn starts afresh
-                out += self.stop_clock(row.id, seat.seat, max(0.0, left))
+                # time overrun is forgiven once the turn is over: the next turn starts afresh;
+                # a bank above the pace's most (a row from before the clock was clamped) is cut
+                out += self.stop_clock(row.id, seat.seat, pace.capped(max(0.0, left)))
             elif not running and seat.seat in after and pace.timed and not seat.is_bot:
                 bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
                 out += await self.start_clock(row.id, seat, bank or 0.0, now)

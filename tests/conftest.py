@@ -12,8 +12,8 @@ import pytest
 from tests.pg import PostgresServer
 
 # A computer player that crashes or answers an illegal move fails the test instead of being
-# replaced by a fallback move (session/computer.py). Set before any session module is imported;
-# e2e bot processes inherit it through the environment.
+# replaced by a fallback move (session/computer.py): e2e bot processes inherit this through the
+# environment (bot.py's settings); in-process tests build Sessions(strict_bots=True).
 os.environ["STOLIK_STRICT_BOTS"] = "1"
 
 

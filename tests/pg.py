@@ -37,6 +37,7 @@ class PostgresServer:
         self.socket_dir = self.root
         self._names = itertools.count(1)
         self._demote: Callable[[], None] | None = None
+        self._options = ""
 
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(args, check=True, capture_output=True, text=True,
@@ -57,10 +58,9 @@ class PostgresServer:
             self._demote = demote
         self._run(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
-                   f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
-        self._run(pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "-t", "60", "start")
+        self._options = (f"-k {self.socket_dir} -p {PORT} -c listen_addresses=''"
+                         f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200")
+        self.resume()
         return self
 
     def url(self, database: str = "postgres") -> str:
@@ -84,6 +84,20 @@ class PostgresServer:
         name = f"s{os.getpid()}_{next(self._names)}"
         self._sql(f"CREATE SCHEMA {name}")
         return self.url() + f"&search_path={name}"
+
+    def pause(self) -> None:
+        """An outage: the server stops at once (connections drop), its data kept for
+        :meth:`resume`."""
+        pg_ctl = find_bin("pg_ctl")
+        assert pg_ctl is not None
+        self._run(pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """The server back after :meth:`pause`, on the same socket and data."""
+        pg_ctl = find_bin("pg_ctl")
+        assert pg_ctl is not None
+        self._run(pg_ctl, "-D", str(self.data), "-o", self._options, "-l", str(self.root / "log"),
+                  "-w", "-t", "60", "start")
 
     def stop(self) -> None:
         pg_ctl = find_bin("pg_ctl")

@@ -16,8 +16,9 @@ a one-pass summary of the fiefs (strength and resources per fief).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engines.base import Game
 from engines.bunny_kingdom.board import fief_index, fiefs
 from engines.bunny_kingdom.data import (
     BASE_RESOURCE,
@@ -36,9 +37,6 @@ from engines.bunny_kingdom.data import (
 )
 from engines.bunny_kingdom.harvest import harvest_fiefs
 from engines.bunny_kingdom.scrolls import effective_kinds, facts, score_kind
-
-if TYPE_CHECKING:
-    from engines.bunny_kingdom.game import BunnyKingdom
 
 State = dict[str, Any]
 
@@ -108,7 +106,7 @@ def card_value(summary: Summary, card: str) -> float:
     return 2.5
 
 
-def choose(game: BunnyKingdom, state: State, seat: int, rng: random.Random,
+def choose(game: Game, state: State, seat: int, rng: random.Random,
            level: str = "normal") -> str:
     legal = game.legal_actions(state, seat)
     phase = state["phase"]
@@ -238,65 +236,13 @@ class Projection:
         self.base = self.value(state["owner"], self.waiting)
 
     def value(self, owner: list[int] | tuple[int, ...], waiting: list[str]) -> float:
-        seat, building = self.seat, self.building
-        groups = fiefs({"owner": owner, "towers": self.towers}, seat)
-        strength, resources, free = [], [], []
-        where: dict[int, int] = {}
-        for n, group in enumerate(groups):
-            s, res, spots = 0, set(), []
-            for i in group:
-                where[i] = n
-                b = building[i]
-                if BASE_RESOURCE[i]:
-                    res.add(BASE_RESOURCE[i])
-                if b is None:
-                    spots.append(i)
-                elif b in CITY_STRENGTH:
-                    s += CITY_STRENGTH[b]
-                elif b in FARM_RESOURCE:
-                    res.add(FARM_RESOURCE[b])
-                elif b == "trading_post":
-                    res.add("post")  # a free choice each harvest: counted as one more
-            strength.append(s)
-            resources.append(res)
-            free.append(spots)
+        groups = fiefs({"owner": owner, "towers": self.towers}, self.seat)
+        strength, resources, free = _fief_summary(groups, self.building)
         # the waiting buildings, strongest first, each where it adds most
         for kind_id in sorted(waiting, key=lambda k: -CITY_STRENGTH.get(k, 0)):
-            terrains = KINDS[kind_id].terrains
-            best, best_gain = None, 0.0
-            for n, spots in enumerate(free):
-                spot = next((i for i in spots if not terrains or TERRAIN[i] in terrains), None)
-                if spot is None:
-                    continue
-                s, res = strength[n], resources[n]
-                if kind_id in CITY_STRENGTH:
-                    gain = CITY_STRENGTH[kind_id] * max(len(res), 0.3)
-                elif kind_id in FARM_RESOURCE:
-                    gain = max(s, 0.3) * (FARM_RESOURCE[kind_id] not in res)
-                elif kind_id == "trading_post":
-                    gain = max(s, 0.3) * ("post" not in res)
-                else:  # sky tower: joins this fief to the best other one
-                    gain = max((_join_gain(s, res, strength[m], resources[m])
-                                for m in range(len(free)) if m != n and free[m]), default=0.0)
-                if gain > best_gain:
-                    best, best_gain = (n, spot), gain
-            if best is None:
-                continue
-            n, spot = best
-            free[n] = [i for i in free[n] if i != spot]
-            if kind_id in CITY_STRENGTH:
-                strength[n] += CITY_STRENGTH[kind_id]
-            elif kind_id in FARM_RESOURCE:
-                resources[n].add(FARM_RESOURCE[kind_id])
-            elif kind_id == "trading_post":
-                resources[n].add("post")
-            else:
-                m = max((m for m in range(len(free)) if m != n and free[m]),
-                        key=lambda m: _join_gain(strength[n], resources[n],
-                                                 strength[m], resources[m]))
-                strength[n] += strength[m]
-                resources[n] |= resources[m]
-                strength[m], resources[m], free[m] = 0, set(), []
+            best = _best_spot(kind_id, strength, resources, free)
+            if best is not None:
+                _build_in_fief(kind_id, *best, strength, resources, free)
         per_harvest = sum(s * len(r) for s, r in zip(strength, resources, strict=True))
         unfinished = sum(len(r) if not s else (s if not r else 0)
                          for s, r in zip(strength, resources, strict=True))
@@ -309,6 +255,81 @@ class Projection:
 
     def building_gain(self, kind_id: str) -> float:
         return self.value(self.state["owner"], [*self.waiting, kind_id]) - self.base
+
+
+def _fief_summary(groups: list[list[int]], building: list[str | None]
+                  ) -> tuple[list[int], list[set[str | None]], list[list[int]]]:
+    """Per fief: its strength, its resources (a trading post counts as one more: a free
+    choice each harvest) and its free territories."""
+    strength: list[int] = []
+    resources: list[set[str | None]] = []
+    free: list[list[int]] = []
+    for group in groups:
+        s, res, spots = 0, set(), []
+        for i in group:
+            b = building[i]
+            if BASE_RESOURCE[i]:
+                res.add(BASE_RESOURCE[i])
+            if b is None:
+                spots.append(i)
+            elif b in CITY_STRENGTH:
+                s += CITY_STRENGTH[b]
+            elif b in FARM_RESOURCE:
+                res.add(FARM_RESOURCE[b])
+            elif b == "trading_post":
+                res.add("post")
+        strength.append(s)
+        resources.append(res)
+        free.append(spots)
+    return strength, resources, free
+
+
+def _best_spot(kind_id: str, strength: list[int], resources: list[set[str | None]],
+               free: list[list[int]]) -> tuple[int, int] | None:
+    """(fief, territory) where building ``kind_id`` adds most; None where it adds nothing."""
+    terrains = KINDS[kind_id].terrains
+    best, best_gain = None, 0.0
+    for n, spots in enumerate(free):
+        spot = next((i for i in spots if not terrains or TERRAIN[i] in terrains), None)
+        if spot is None:
+            continue
+        gain = _building_gain(kind_id, n, strength, resources, free)
+        if gain > best_gain:
+            best, best_gain = (n, spot), gain
+    return best
+
+
+def _building_gain(kind_id: str, n: int, strength: list[int],
+                   resources: list[set[str | None]], free: list[list[int]]) -> float:
+    """What building ``kind_id`` in fief ``n`` adds to a harvest (about)."""
+    s, res = strength[n], resources[n]
+    if kind_id in CITY_STRENGTH:
+        return CITY_STRENGTH[kind_id] * max(len(res), 0.3)
+    if kind_id in FARM_RESOURCE:
+        return max(s, 0.3) * (FARM_RESOURCE[kind_id] not in res)
+    if kind_id == "trading_post":
+        return max(s, 0.3) * ("post" not in res)
+    # sky tower: joins this fief to the best other one
+    return max((_join_gain(s, res, strength[m], resources[m])
+                for m in range(len(free)) if m != n and free[m]), default=0.0)
+
+
+def _build_in_fief(kind_id: str, n: int, spot: int, strength: list[int],
+           resources: list[set[str | None]], free: list[list[int]]) -> None:
+    """Build ``kind_id`` on ``spot`` of fief ``n`` (a sky tower joins the best other fief)."""
+    free[n] = [i for i in free[n] if i != spot]
+    if kind_id in CITY_STRENGTH:
+        strength[n] += CITY_STRENGTH[kind_id]
+    elif kind_id in FARM_RESOURCE:
+        resources[n].add(FARM_RESOURCE[kind_id])
+    elif kind_id == "trading_post":
+        resources[n].add("post")
+    else:
+        m = max((m for m in range(len(free)) if m != n and free[m]),
+                key=lambda m: _join_gain(strength[n], resources[n], strength[m], resources[m]))
+        strength[n] += strength[m]
+        resources[n] |= resources[m]
+        strength[m], resources[m], free[m] = 0, set(), []
 
 
 def _join_gain(s: int, res: set[str | None], t: int, other: set[str | None]) -> float:

@@ -18,6 +18,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import engines.bunny_kingdom.bot as bot
+import engines.bunny_kingdom.notation as notation
+import engines.bunny_kingdom.rules as rules
 from engines.base import (
     Game,
     GameMeta,
@@ -29,7 +32,6 @@ from engines.base import (
     rank_by,
     rng_for,
 )
-from engines.bunny_kingdom import notation, rules
 from engines.bunny_kingdom.board import fiefs
 from engines.bunny_kingdom.data import (
     BASIC_RESOURCES,
@@ -226,27 +228,7 @@ class BunnyKingdom(Game):
     # --- views ---------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state["players"]
-        revealed = state["phase"] in ("copy", "over")
-        seats = []
-        for s in range(n):
-            seats.append({
-                "score": state["score"][s],
-                "hand": len(state["hands"][s]),
-                "picked": state["phase"] == "explore" and state["picks"][s] is not None,
-                "waiting": sorted(kind_of(c).id for c in state["waiting"][s]),
-                "scrolls": len(state["scrolls"][s]),
-                "territories": sum(1 for o in state["owner"] if o == s),
-                "fiefs": len(fiefs(state, s)),
-                "discard": [kind_of(c).id for c in state["discard"][s]],
-                "reserve": len(state["reserves"][s]),
-                "hidden_discards": len(state["hidden"][s]),
-                "revealed_scrolls": sorted(state["scrolls"][s]) if revealed else None,
-                "copies": dict(state["copies"][s]) if revealed else {},
-            })
         offer = rules.next_camp(state) if state["phase"] == "camps" else None
-        totals = list(state["score"])
-        if state["final"] is not None:
-            totals = [totals[s] + sum(x["points"] for x in state["final"][s]) for s in range(n)]
         view: dict[str, Any] = {
             "game": "bunny_kingdom",
             "players": n,
@@ -257,41 +239,19 @@ class BunnyKingdom(Game):
             "steps": rules.steps_per_round(n),
             "direction": "left" if rules.pass_direction(state["round"]) > 0 else "right",
             "to_act": self.to_act(state),
-            "board": {
-                "coords": list(COORDS),
-                "terrain": list(TERRAIN),
-                "owner": list(state["owner"]),
-                "building": list(state["building"]),
-                "towers": [[COORDS[a], COORDS[b]] for a, b in state["towers"]],
-                "lava": _LAVA_PAIRS,
-            },
+            "board": _board_view(state),
             "posts": dict(state["posts"]),
             "deck": len(state["deck"]),
-            "seats": seats,
+            "seats": [_seat_view(state, s) for s in range(n)],
             "last_play": [list(p) for p in state["last_play"]],
             "harvests": state["harvests"],
             "camp_offer": {"seat": offer[0], "card": offer[1]} if offer else None,
-            "totals": totals,
+            "totals": _totals(state),
             "final": state["final"],
             "ranking": self.ranking(state) if state["phase"] == "over" else None,
         }
         if seat is not None:
-            pick = state["picks"][seat]
-            hand = state["hands"][seat]
-            # 2 players: the reserve card is drawn onto the end of the hand before each pick
-            # (rules.draw_from_reserve), so until the seat picks it is the last card
-            from_reserve = kind_of(hand[-1]).id if (
-                n == 2 and state["phase"] == "explore" and pick is None and hand) else None
-            view["private"] = {
-                "seat": seat,
-                "hand": [kind_of(c).id for c in state["hands"][seat]],
-                "pick": [kind_of(c).id for c in pick] if pick else None,
-                "scrolls": sorted(state["scrolls"][seat]),
-                "hidden_discards": [kind_of(c).id for c in state["hidden"][seat]],
-                "waiting": sorted(kind_of(c).id for c in state["waiting"][seat]),
-                "legal": self.legal_actions(state, seat),
-                "from_reserve": from_reserve,
-            }
+            view["private"] = _private_view(state, seat, self.legal_actions(state, seat))
         return view
 
     # --- results -------------------------------------------------------------------------
@@ -356,7 +316,64 @@ class BunnyKingdom(Game):
 
     # --- computer player -----------------------------------------------------------------
     def bot_action(self, state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
-        from engines.bunny_kingdom.bot import choose
+        return bot.choose(self, state, seat, rng, level)
 
-        return choose(self, state, seat, rng, level)
 
+def _board_view(state: State) -> dict[str, Any]:
+    return {
+        "coords": list(COORDS),
+        "terrain": list(TERRAIN),
+        "owner": list(state["owner"]),
+        "building": list(state["building"]),
+        "towers": [[COORDS[a], COORDS[b]] for a, b in state["towers"]],
+        "lava": _LAVA_PAIRS,
+    }
+
+
+def _seat_view(state: State, s: int) -> dict[str, Any]:
+    """What everybody sees of seat ``s``: counts of its hidden cards, its parchments once
+    they are revealed (copy step and end)."""
+    revealed = state["phase"] in ("copy", "over")
+    return {
+        "score": state["score"][s],
+        "hand": len(state["hands"][s]),
+        "picked": state["phase"] == "explore" and state["picks"][s] is not None,
+        "waiting": sorted(kind_of(c).id for c in state["waiting"][s]),
+        "scrolls": len(state["scrolls"][s]),
+        "territories": sum(1 for o in state["owner"] if o == s),
+        "fiefs": len(fiefs(state, s)),
+        "discard": [kind_of(c).id for c in state["discard"][s]],
+        "reserve": len(state["reserves"][s]),
+        "hidden_discards": len(state["hidden"][s]),
+        "revealed_scrolls": sorted(state["scrolls"][s]) if revealed else None,
+        "copies": dict(state["copies"][s]) if revealed else {},
+    }
+
+
+def _totals(state: State) -> list[int]:
+    """Each seat's points: the harvests so far, and the parchments once scored."""
+    totals = list(state["score"])
+    if state["final"] is not None:
+        totals = [totals[s] + sum(x["points"] for x in state["final"][s])
+                  for s in range(state["players"])]
+    return totals
+
+
+def _private_view(state: State, seat: int, legal: list[str]) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand, pick, parchments and hidden discards."""
+    pick = state["picks"][seat]
+    hand = state["hands"][seat]
+    # 2 players: the reserve card is drawn onto the end of the hand before each pick
+    # (rules.draw_from_reserve), so until the seat picks it is the last card
+    from_reserve = kind_of(hand[-1]).id if (
+        state["players"] == 2 and state["phase"] == "explore" and pick is None and hand) else None
+    return {
+        "seat": seat,
+        "hand": [kind_of(c).id for c in state["hands"][seat]],
+        "pick": [kind_of(c).id for c in pick] if pick else None,
+        "scrolls": sorted(state["scrolls"][seat]),
+        "hidden_discards": [kind_of(c).id for c in state["hidden"][seat]],
+        "waiting": sorted(kind_of(c).id for c in state["waiting"][seat]),
+        "legal": legal,
+        "from_reserve": from_reserve,
+    }

@@ -2,7 +2,8 @@
 
 Modules: ``data`` (the reconstructed tile set), ``geometry`` (cells, directions, facing),
 ``state`` (state shape), ``reserve`` (royal reserve and protocol), ``rules`` (the actions
-of a turn), ``roads``, ``scoring``, ``actions`` (codes), ``view``, ``bot``, ``game``.
+of a turn), ``roads``, ``scoring``, ``actions`` (codes), ``view``, ``promise`` (what a
+position is worth to the computer player), ``bot``, ``game``.
 """
 
 from engines.dwoch_nastepcow.game import DwochNastepcow

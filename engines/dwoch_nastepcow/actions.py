@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import engines.dwoch_nastepcow.rules as rules
 from engines.base import IllegalAction, MalformedAction, State
-from engines.dwoch_nastepcow import rules
 from engines.dwoch_nastepcow.geometry import is_cell, neighbours8
 from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import own_troop_cells, troop_cells
@@ -105,19 +105,38 @@ def legal(state: State, seat: int) -> list[str]:
     out: list[str] = []
     if rules.may_take(state):
         out += [f"take {t}" for t in tiles_in_reach(state, seat)]
+    out += _hand_codes(state, seat)
+    out += _troop_codes(state, seat)
+    if not rules.may_take(state) and tiles_in_reach(state, seat):
+        out += _camp_codes(state, seat)
+    if not rules.must_take(state, seat):
+        out.append("end")
+    return out
+
+
+def _hand_codes(state: State, seat: int) -> list[str]:
+    """Building the hand's tiles the seat can pay for, and opening any of them as terrain."""
     hand = sorted(state["hands"][seat])
-    if hand:
-        places = rules.placement_cells(state, seat)
-        have = rules.available_resources(state, seat)
-        discounts = state["turn"]["discounts"]
-        for tile_id in hand:
-            if rules.shortfall(state["tiles"][tile_id]["cost"], have) <= discounts:
-                out += [f"build {tile_id} {c}" for c in places]
-        for tile_id in hand:
-            out += [f"terrain {tile_id} {c}" for c in places]
+    if not hand:
+        return []
+    out: list[str] = []
+    places = rules.placement_cells(state, seat)
+    have = rules.available_resources(state, seat)
+    discounts = state["turn"]["discounts"]
+    for tile_id in hand:
+        if rules.shortfall(state["tiles"][tile_id]["cost"], have) <= discounts:
+            out += [f"build {tile_id} {c}" for c in places]
+    for tile_id in hand:
+        out += [f"terrain {tile_id} {c}" for c in places]
+    return out
+
+
+def _troop_codes(state: State, seat: int) -> list[str]:
+    """Moving, withdrawing and deploying the seat's troops that have not moved this turn."""
     land = state["landscape"]
     occupied = troop_cells(state)
     mine = own_troop_cells(state, seat)
+    out: list[str] = []
     for troop in state["troops"][seat]:
         at = troop["at"]
         if at is None or troop["moved"]:
@@ -128,15 +147,16 @@ def legal(state: State, seat: int) -> list[str]:
     if any(t["at"] is None and not t["moved"] for t in state["troops"][seat]):
         targets = {n for c in mine for n in neighbours8(c) if n in land and n not in occupied}
         out += [f"deploy {c}" for c in sorted(targets)]
-    if not rules.may_take(state) and tiles_in_reach(state, seat):
-        out += [
-            f"camp {cell}" for cell, spot in sorted(land.items())
-            if spot["face"] == "up" and spot["owner"] == seat and not spot["used"]
-            and state["tiles"][spot["tile"]]["building"] == "camp"
-        ]
-    if not rules.must_take(state, seat):
-        out.append("end")
     return out
+
+
+def _camp_codes(state: State, seat: int) -> list[str]:
+    """Using one of the seat's unused camps (to take one more tile)."""
+    return [
+        f"camp {cell}" for cell, spot in sorted(state["landscape"].items())
+        if spot["face"] == "up" and spot["owner"] == seat and not spot["used"]
+        and state["tiles"][spot["tile"]]["building"] == "camp"
+    ]
 
 
 def _building(state: State, tile_id: str) -> tuple[str, dict]:

@@ -1,18 +1,9 @@
 """A computer heir: greedy one action at a time over the score margin plus what the board
 promises, so it uses every mechanism of every set.
 
-Each candidate action is applied to a copy and valued by :func:`value`: the final score
-margin if the game ended now (every building's effect, troops doubling, roads) plus, for
-each side, promises the scorer cannot see yet: a Bakery, Smithy or Guardhouse grows with the
-tiles of its colour still to come, a Trading Post with the producers it counts, an Inn or a
-Market with its free cells, a Mill, Mine or Barn with the free cells round its colour area,
-a Craft shop whose layout cells are still free or already right,
-a Farm, Sawmill or Quarry with the Trading Posts to come counting it, a Guild's shop to
-come, a Siege Tower already touching a rival building, a troop in the royal reserve while
-the game lasts. The shares (how many of the tiles to come get built, how many free cells
-get filled) were measured in games of this bot against the old one and shrink as the game
-runs out. A build that raises a siege is valued with its best
-destroy (or spare). Open terrain is laid when the discount lets a building be built this
+Each candidate action is applied to a copy and valued by :func:`promise.value` (the score
+margin now plus what each side's board promises). A build that raises a siege is valued
+with its best destroy (or spare). Open terrain is laid when the discount lets a building be built this
 turn, when it scores by itself (a colour area, a Craft layout, an Inn line) or instead of a
 tile the hand limit would throw away.
 
@@ -35,12 +26,13 @@ never plans sieges or terrain, so a new player can beat it.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
+import engines.dwoch_nastepcow.actions as actions
+import engines.dwoch_nastepcow.reserve as reserve
+import engines.dwoch_nastepcow.rules as rules
+import engines.dwoch_nastepcow.scoring as scoring
 from engines.base import State
-from engines.dwoch_nastepcow import actions, reserve, rules, scoring
-from engines.dwoch_nastepcow.data import CRAFT_SHOPS
-from engines.dwoch_nastepcow.geometry import facing, neighbours4, step
+from engines.dwoch_nastepcow.promise import value
 from engines.dwoch_nastepcow.reserve import tiles_in_reach
 from engines.dwoch_nastepcow.state import HAND_LIMIT, copy_state, opponent
 
@@ -51,31 +43,6 @@ EASY_CELLS_PER_TILE = 3
 TAKE_CELLS_PER_TILE = 8
 #: troop moves tried before a build, and how much more the build after one must gain
 MOVES_TRIED, MOVE_MARGIN = 6, 1.0
-#: Bakery, Smithy, Guardhouse: 1 per building of a colour, anyone's, to the end of the game
-COLOUR_COUNTERS = ("bakery", "smithy", "guardhouse")
-COUNTER_COLOUR = {"bakery": "yellow", "smithy": "grey", "guardhouse": "green"}
-#: share of the producers (Farm, Sawmill, Quarry) to come that an own Trading Post will count
-PRODUCER_SHARE = 0.3
-#: share of the tiles to come that will be built: GROWTH_END + GROWTH_RISE x the part of
-#: the game left (see FILL), so 0.8 early and 0.3 of the last few (measured in games of this
-#: bot against the old one: 0.81 with 20+ tiles to come, 0.59 with 7-12, 0.28 with 6 or less)
-GROWTH_END, GROWTH_RISE = 0.3, 0.5
-#: an own Farm, Sawmill or Quarry: the share of a Trading Post to come counting it (3 points)
-#: that the bot may build (its extra resource each turn shows in the builds it opens). Games
-#: measure about 0.4 early and 0.2 late; 0.7 won more in tournaments: it also pays for the
-#: resource, which the rest of the value does not see
-POST_SHARE = 0.7
-#: chance that a free cell next to an Inn or Market is filled before the end, early on;
-#: the game's last TILES_LATE tiles scale it down (measured: 0.7 of them with 20 tiles to
-#: come, 0.14 with 5)
-FILL, TILES_LATE = 0.7, 20
-#: promise of a Craft shop's layout cell: already the right colour, or still free
-CRAFT_RIGHT, CRAFT_FREE = 1.0, 0.4
-#: promise of a rival building orthogonally next to an own Siege Tower (a second tower
-#: next to it destroys it), and of a Guild whose shop the bot may still build
-SIEGE_THREAT, GUILD_HOPE = 0.6, 0.5
-#: a troop in the royal reserve while the game lasts (one more tile in reach)
-RESERVE_TROOP = 1.0
 #: the worth of a tile kept in hand (a building later) against laying it as terrain
 TILE_IN_HAND = 1.5
 #: a tile the bot cannot afford yet: the share of its build's worth kept per missing
@@ -87,12 +54,6 @@ DENY = 1.0
 #: weight of the bot's own best tile in reach once the rival has made that take in turn
 #: (the rival's take moves the shield again and refills a slot from the hidden stack)
 NEXT = 0.5
-#: Mill, Mine, Barn: a free cell on the edge of its colour area, early on (scaled down like
-#: FILL, and by that colour's share of the tiles to come; measured: 0.5 cells of area gained
-#: per edge cell with 20 tiles to come, 0.12 with 5)
-REGION_FILL = 0.5
-#: Mill, Mine, Barn and the colour of the area each counts
-REGION_BUILDINGS = {"mill": "yellow", "mine": "grey", "barn": "green"}
 
 
 def choose(state: State, seat: int, rng: random.Random, level: str = "normal") -> str:
@@ -155,112 +116,6 @@ def _after(state: State, seat: int, code: str) -> State:
     verb, args = actions.parse(new, code)
     actions.perform(new, seat, verb, args)
     return new
-
-
-def value(state: State, seat: int) -> float:
-    """The score margin now plus the promises of each side's board (see the module doc)."""
-    points = scoring.totals(state)
-    rival = opponent(seat)
-    return (points[seat] + _promise(state, seat)) - (points[rival] + _promise(state, rival))
-
-
-def _to_come(state: State) -> list[str]:
-    """Ids of the tiles still to be laid (stack, reserve, hands)."""
-    return (state["stack"] + [t for t in state["reserve"] if t is not None]
-            + [t for h in state["hands"] for t in h])
-
-
-def _promise(state: State, seat: int) -> float:
-    if state["phase"] == "over":
-        return 0.0
-    land, tiles = state["landscape"], state["tiles"]
-    rival = opponent(seat)
-    out = 0.0
-    to_come = _to_come(state)
-    # buildings that count every building of a colour grow with the game: a share of the
-    # tiles of that colour still to come
-    by_colour = Counter(tiles[t]["colour"] for t in to_come)
-    later = min(1.0, len(to_come) / TILES_LATE)  # how much of the game is left
-    share = GROWTH_END + GROWTH_RISE * later
-    growth = {b: share * by_colour[c] for b, c in COUNTER_COLOUR.items()}
-    # producers still to come, of which the bot may build its share
-    producers = Counter(tiles[t]["building"] for t in to_come)
-    posts_to_come = Counter(p for t in to_come if tiles[t]["building"] == "trading_post"
-                            for p in tiles[t]["counts"])
-    own_shops: set[str] = set()
-    for cell, spot in land.items():
-        if spot["face"] != "up" or spot["owner"] != seat:
-            continue
-        record = tiles[spot["tile"]]
-        building = record["building"]
-        if building in CRAFT_SHOPS:
-            own_shops.add(building)
-            hope = 0.0
-            for direction, colour in record["layout"].items():
-                there = land.get(step(cell, facing(direction, seat)))
-                if there is None:
-                    hope += CRAFT_FREE
-                elif tiles[there["tile"]]["colour"] == colour:
-                    hope += CRAFT_RIGHT
-                else:
-                    hope = -1.0  # a wrong colour never changes: the shop is dead
-                    break
-            if 0 < hope < 2 * CRAFT_RIGHT:  # not yet scoring, still possible
-                out += hope
-        elif building in REGION_BUILDINGS:
-            colour = REGION_BUILDINGS[building]
-            share = 3 * by_colour[colour] / max(1, len(to_come))  # 1 when a third is this colour
-            out += (REGION_FILL * later * share * _region_edge(state, cell, colour)
-                    * (2 if _doubled(state, seat, cell) else 1))
-        elif building in COLOUR_COUNTERS:
-            out += growth[building] * (2 if _doubled(state, seat, cell) else 1)
-        elif building in ("inn", "market"):
-            if building == "inn":
-                ways = ("E", "W") if record["axis"] == "row" else ("N", "S")
-                free = sum(1 for w in ways for d in range(1, 4) if step(cell, w, d) not in land)
-            else:
-                free = sum(1 for n in neighbours4(cell) if n not in land)
-            out += FILL * later * free * (2 if _doubled(state, seat, cell) else 1)
-        elif building == "trading_post":
-            out += (3 * PRODUCER_SHARE * sum(producers[p] for p in record["counts"])
-                    * (2 if _doubled(state, seat, cell) else 1))
-        elif building in rules.PRODUCERS:
-            out += 3 * POST_SHARE * posts_to_come[building]
-        elif building == "siege_tower":
-            out += SIEGE_THREAT * sum(
-                1 for n in neighbours4(cell)
-                if (o := land.get(n)) and o["face"] == "up" and o["owner"] == rival)
-    # a troop in the royal reserve widens the reach (choice of tile, resources) while the
-    # game lasts; near the end the troops are worth more doubling buildings
-    out += RESERVE_TROOP * later * sum(1 for t in state["troops"][seat] if t["at"] is None)
-    for spot in land.values():
-        if spot["face"] == "up" and spot["owner"] == seat:
-            record = tiles[spot["tile"]]
-            if record["building"] == "guild" and record["boosts"] not in own_shops:
-                out += GUILD_HOPE
-    return out
-
-
-def _region_edge(state: State, cell: str, colour: str) -> int:
-    """Free cells edge to edge with the colour area a Mill, Mine or Barn at ``cell`` counts."""
-    land, tiles = state["landscape"], state["tiles"]
-    seen, todo, free = {cell}, [cell], set()
-    while todo:
-        current = todo.pop()
-        for n in neighbours4(current):
-            if n in seen:
-                continue
-            spot = land.get(n)
-            if spot is None:
-                free.add(n)
-            elif tiles[spot["tile"]]["colour"] == colour:
-                seen.add(n)
-                todo.append(n)
-    return len(free)
-
-
-def _doubled(state: State, seat: int, cell: str) -> bool:
-    return any(t["at"] == cell for t in state["troops"][seat])
 
 
 def _outcome(state: State, seat: int, code: str) -> float:

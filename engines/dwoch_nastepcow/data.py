@@ -59,52 +59,76 @@ def check(data: dict[str, Any]) -> None:
     if set(data["sets"]) != set(RULEBOOK_SETS):
         raise ValueError("the six sets are travel, lands, trade, war, patrol, craft")
     for name, buildings in RULEBOOK_SETS.items():
-        own = [t for t in tiles if t["set"] == name]
-        if len(own) != 9:
-            raise ValueError(f"set {name} has {len(own)} tiles, not 9")
-        colours = Counter(t["colour"] for t in own)
-        if colours != Counter({"green": 3, "yellow": 3, "grey": 3}):
-            raise ValueError(f"set {name} is not 3 green / 3 yellow / 3 grey: {dict(colours)}")
-        if {t["building"] for t in own} != set(buildings):
-            raise ValueError(f"set {name} must hold exactly {buildings}")
-        prefix = data["sets"][name]["prefix"]
-        if any(not t["id"].startswith(prefix) for t in own):
-            raise ValueError(f"set {name}: ids start with {prefix}")
+        _check_set(name, buildings, [t for t in tiles if t["set"] == name], data["sets"][name])
     for t in tiles:
-        where = t["id"]
-        if t["colour"] not in COLOURS:
-            raise ValueError(f"{where}: colour {t['colour']}")
-        if not t["cost"] or any(r not in RESOURCES or n < 1 for r, n in t["cost"].items()):
-            raise ValueError(f"{where}: cost {t['cost']}")
-        if t["building"] in RULEBOOK_COSTS and t["cost"] != RULEBOOK_COSTS[t["building"]]:
-            raise ValueError(f"{where}: the rulebook prints {RULEBOOK_COSTS[t['building']]}")
-        if any(e not in EDGES for e in t["roads"]) or len(set(t["roads"])) != len(t["roads"]):
-            raise ValueError(f"{where}: roads {t['roads']}")
-        building = t["building"]
-        if building == "inn" and t.get("axis") not in ("row", "column"):
-            raise ValueError(f"{where}: an Inn needs axis row|column")
-        if building == "watchtower" and (
-            not t.get("arrows") or any(a not in EDGES for a in t["arrows"])
-        ):
-            raise ValueError(f"{where}: a Watchtower needs arrows among N/E/S/W")
-        if building in CRAFT_SHOPS:
-            layout = t.get("layout") or {}
-            if len(layout) != 2 or set(layout.values()) != CRAFT_PAIRS[building]:
-                raise ValueError(f"{where}: layout must place {CRAFT_PAIRS[building]}")
-            if any(d not in DIRECTIONS8 for d in layout):
-                raise ValueError(f"{where}: layout directions are 8-neighbours")
-        if building == "guild" and t.get("boosts") not in CRAFT_SHOPS:
-            raise ValueError(f"{where}: a Guild boosts one of {CRAFT_SHOPS}")
-        if building == "trading_post":
-            counts = t.get("counts") or []
-            if not counts or len(set(counts)) != len(counts) or not set(counts) <= set(
-                    PRODUCERS):
-                raise ValueError(f"{where}: a Trading Post counts farms/sawmills/quarries")
-            if set(counts) == set(PRODUCERS):
-                # "budynków przedstawionych na Faktorii": each post shows its own producers
-                raise ValueError(f"{where}: a Trading Post shows some producers, not all")
-        if building == "pilgrimage_site" and not t["roads"]:
-            raise ValueError(f"{where}: a Pilgrimage Site counts as road and needs one")
+        _check_tile(t)
+        _check_building(t)
+
+
+def _check_set(name: str, buildings: tuple[str, ...], own: list[dict[str, Any]],
+               record: dict[str, Any]) -> None:
+    """A set is 9 tiles, 3 of each colour, holding exactly its buildings."""
+    if len(own) != 9:
+        raise ValueError(f"set {name} has {len(own)} tiles, not 9")
+    colours = Counter(t["colour"] for t in own)
+    if colours != Counter({"green": 3, "yellow": 3, "grey": 3}):
+        raise ValueError(f"set {name} is not 3 green / 3 yellow / 3 grey: {dict(colours)}")
+    if {t["building"] for t in own} != set(buildings):
+        raise ValueError(f"set {name} must hold exactly {buildings}")
+    prefix = record["prefix"]
+    if any(not t["id"].startswith(prefix) for t in own):
+        raise ValueError(f"set {name}: ids start with {prefix}")
+
+
+def _check_tile(t: dict[str, Any]) -> None:
+    """What every tile has: a colour, a cost (the rulebook's where it prints one), roads."""
+    where = t["id"]
+    if t["colour"] not in COLOURS:
+        raise ValueError(f"{where}: colour {t['colour']}")
+    if not t["cost"] or any(r not in RESOURCES or n < 1 for r, n in t["cost"].items()):
+        raise ValueError(f"{where}: cost {t['cost']}")
+    if t["building"] in RULEBOOK_COSTS and t["cost"] != RULEBOOK_COSTS[t["building"]]:
+        raise ValueError(f"{where}: the rulebook prints {RULEBOOK_COSTS[t['building']]}")
+    if any(e not in EDGES for e in t["roads"]) or len(set(t["roads"])) != len(t["roads"]):
+        raise ValueError(f"{where}: roads {t['roads']}")
+
+
+def _check_building(t: dict[str, Any]) -> None:
+    """What some buildings need besides: an axis, arrows, a layout, counts..."""
+    where, building = t["id"], t["building"]
+    if building == "inn" and t.get("axis") not in ("row", "column"):
+        raise ValueError(f"{where}: an Inn needs axis row|column")
+    if building == "watchtower" and (
+        not t.get("arrows") or any(a not in EDGES for a in t["arrows"])
+    ):
+        raise ValueError(f"{where}: a Watchtower needs arrows among N/E/S/W")
+    if building in CRAFT_SHOPS:
+        _check_craft_shop(t)
+    if building == "guild" and t.get("boosts") not in CRAFT_SHOPS:
+        raise ValueError(f"{where}: a Guild boosts one of {CRAFT_SHOPS}")
+    if building == "trading_post":
+        _check_trading_post(t)
+    if building == "pilgrimage_site" and not t["roads"]:
+        raise ValueError(f"{where}: a Pilgrimage Site counts as road and needs one")
+
+
+def _check_craft_shop(t: dict[str, Any]) -> None:
+    where, building = t["id"], t["building"]
+    layout = t.get("layout") or {}
+    if len(layout) != 2 or set(layout.values()) != CRAFT_PAIRS[building]:
+        raise ValueError(f"{where}: layout must place {CRAFT_PAIRS[building]}")
+    if any(d not in DIRECTIONS8 for d in layout):
+        raise ValueError(f"{where}: layout directions are 8-neighbours")
+
+
+def _check_trading_post(t: dict[str, Any]) -> None:
+    where = t["id"]
+    counts = t.get("counts") or []
+    if not counts or len(set(counts)) != len(counts) or not set(counts) <= set(PRODUCERS):
+        raise ValueError(f"{where}: a Trading Post counts farms/sawmills/quarries")
+    if set(counts) == set(PRODUCERS):
+        # "budynków przedstawionych na Faktorii": each post shows its own producers
+        raise ValueError(f"{where}: a Trading Post shows some producers, not all")
 
 
 def _load() -> dict[str, Any]:

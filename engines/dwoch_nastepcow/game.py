@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import engines.dwoch_nastepcow.actions as actions
+import engines.dwoch_nastepcow.bot as bot
+import engines.dwoch_nastepcow.notation as notation
+import engines.dwoch_nastepcow.scoring as scoring
 from engines.base import (
     BadOptions,
     Game,
@@ -17,7 +21,6 @@ from engines.base import (
     check_players,
     rng_for,
 )
-from engines.dwoch_nastepcow import actions, notation, scoring
 from engines.dwoch_nastepcow.data import DEFAULT_SETS, SETS, TILES, tiles_of_sets
 from engines.dwoch_nastepcow.geometry import START
 from engines.dwoch_nastepcow.state import RESERVE_SLOTS, copy_state, new_turn
@@ -134,9 +137,7 @@ class DwochNastepcow(Game):
 
     def bot_action(self, state: State, seat: int, rng: random.Random,
                    level: str = "normal") -> str:
-        from engines.dwoch_nastepcow.bot import choose
-
-        return choose(state, seat, rng, level)
+        return bot.choose(state, seat, rng, level)
 
 
 def choose_sets(options: dict[str, Any], variants: list[str]) -> list[str]:

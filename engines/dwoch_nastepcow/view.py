@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import engines.dwoch_nastepcow.rules as rules
+import engines.dwoch_nastepcow.scoring as scoring
 from engines.base import State, View
-from engines.dwoch_nastepcow import rules, scoring
 from engines.dwoch_nastepcow.data import COLOUR_RESOURCE
 from engines.dwoch_nastepcow.geometry import COLS, ROWS, START
 from engines.dwoch_nastepcow.reserve import reach, slots_in_reach

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import engines.gheos.geometry as geometry
+import engines.gheos.rules as R
 from engines.base import IllegalAction, MalformedAction
-from engines.gheos import geometry
-from engines.gheos import rules as R
 from engines.gheos.data import distinct_rotations, part_slots, tile
 from engines.gheos.regions import Land
 

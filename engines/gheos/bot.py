@@ -29,8 +29,9 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from engines.gheos import geometry
-from engines.gheos import rules as R
+import engines.gheos.geometry as geometry
+import engines.gheos.moves as moves
+import engines.gheos.rules as R
 from engines.gheos.data import (
     CHALICE,
     PYRAMID,
@@ -44,16 +45,14 @@ from engines.gheos.data import (
 from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
 
 LEVELS = ("easy", "normal")
+#: placements and replacements the quick estimate looks at with 2 players (time is spent on
+#: the reply instead)
 SAMPLE_PLACE = 48
 SAMPLE_REPLACE = 24
 #: placements the normal level plays out to the end of the turn
 SHORTLIST = 8
-#: with 3-4 players (no reply is looked at, so time is left) the normal level judges every
-#: legal placement and replacement, and plays out the best 24 by that estimate. A sample of
-#: 96 + 48 left out most replacements in 4 of 10 decisions (up to 162 are legal); judging
-#: them all and playing out 24 rather than 12 won 65.5 % of 600 3-player games against the
-#: old bot where the sample won 58.5 % (seeds 30000 and 90000), 4 players 51 % against 46 %
-#: (150 games). Either change alone did no better (58 %, 62 %), nor did 36 or 64 played out
+#: with 3-4 players no reply is looked at, so every legal placement is judged and this many
+#: are played out: a sample left out most replacements
 SHORTLIST_MANY = 24
 #: how much a rival's expected points weigh against the bot's own
 RIVAL_WEIGHT = 0.7
@@ -61,62 +60,38 @@ RIVAL_WEIGHT_2P = 0.7
 #: how likely a follower is to still score at a later token or epoch
 TOKEN_WEIGHT = 1.0
 EPOCH_WEIGHT = 1.0
-#: continents keep growing while the game goes on: a follower is valued as if its
-#: continent showed this many more chalices and pyramids per ten turns still to be played
-#: (everybody's turns; see ``turns_left``). Valued by what continents showed today, the
-#: bot took one follower of a rich civilization where founding gave several on a bare
-#: continent (with 3 players it now founds 3.2 times a game, was 2.8, and ends with 5.9
-#: followers, was 5.2; seeds 2000-2059). Against the old bot (seeds 10000-10199, 200 games each) 3 players
-#: won 53 % without growth, 64-65 % with 0.25 and 0.75 or 0 and 0.5 (0.5 and 0.5: 64 %, 1
-#: and 1: 62 %, 3 and 3: 52 %), 4 players 38 % and 49-51 %, 2 players 72 % and 80 % (0.5
-#: and 0.5); pyramids weigh more as every epoch scores them. Pyramids 1.0 rather than 0.75
-#: came with the quick estimate's rival weight 0.6 and THREAT 0.3 (see ``THREAT``)
+#: continents keep growing: a follower is valued as if its continent showed this many more
+#: chalices and pyramids per ten turns still to be played (see ``turns_left``), so that
+#: founding on a bare continent can beat taking one follower of a rich civilization;
+#: pyramids weigh more, as every epoch scores them
 GROWTH_CHALICE, GROWTH_PYRAMID = 0.25, 1.0
-#: chalice points that are worth a scoring token at once (tuned in tournaments against the
-#: earlier bot, which used 12 and 3: spending early is what loses most)
+#: chalice points worth a scoring token at once: spending early is what loses most
 TOKEN_AT = 18
 #: ... or, with few turns or epochs left for the tokens in hand, this many
 HURRY_AT = 9
-#: with 3-4 players a follower's share of the chalices is smaller and a rich moment rarer:
-#: waiting for 18 left the tokens worth 20 points a game against the old bot's 28 (4
-#: players, 60 games); spending at 12 (hurried: 6) gave 27 against 27
+#: with 3-4 players a follower's share of the chalices is smaller and a rich moment rarer
 TOKEN_AT_MANY, HURRY_AT_MANY = 12, 6
 #: the quick estimate's weight of the best rival's value, and of the best civilization
-#: still to be founded. With two players 0.8 rather than 0.4: shortlisting the placements
-#: that hurt the only rival won 65-81 % against the old bot where 0.4 won 61-74 % (same
-#: seeds, 80-120 games); with more players hurting one rival also helps the others, so it
-#: weighs less: 0.6 (0.4 before every placement was judged; 0.8 did no better; see ``THREAT``)
+#: still to be founded; with two players hurting the only rival pays most, with more
+#: players hurting one also helps the others
 JUDGE_RIVAL_WEIGHT, JUDGE_RIVAL_WEIGHT_2P, FOUND_WEIGHT = 0.6, 0.8, 0.6
-#: the normal level's two-player look-ahead: after each shortlisted turn of its own, the
-#: rival replies with the best of this many of its placements by the quick estimate, on a
-#: hand dealt from the tiles the bot cannot see (0 turns the reply off). With 3-4 players
-#: the next player's reply is one threat of several and it tripled the time per move: it
-#: did no better there (3 players 38 % with it, 45 % without; 4 players 28 %, 25 %; 60
-#: games each against the old bot), so it is left out
+#: the normal level's two-player look-ahead: the rival replies with the best of this many
+#: of its placements by the quick estimate, on a hand dealt from the tiles the bot cannot
+#: see (0 turns the reply off); with 3-4 players one reply is one threat of several and
+#: triples the time, so none is played
 REPLY_SAMPLE = 16
 #: the value after the reply, weighed against the value before it
 REPLY_BLEND = 1.0
-#: how much of a follower's value is kept when its civilization is threatened: one tile
-#: could join its continent to one with more swords (see ``threatened``). With 3 players
-#: the old bot lost followers this way turn after turn (joining a civilization the next
-#: player destroyed); the discount won 45 % of 150 games against the old bot where none
-#: won 28 % (0.3: 45 %, 0.8: 37 %); with 2 and 4 players it did as well as without.
-#: 0.3 (was 0.4) together with pyramid growth 1.0 (was 0.75) and the quick estimate's rival
-#: weight 0.6 (was 0.4), all three chosen on 600 3-player games (seeds 96000, +4.8 points
-#: game by game against the old settings), then on 2,400 fresh ones (seeds 97000, 98000,
-#: 101000, 102000) won 67.5 % against the old bot where the old settings won 63.5 % (+4.0,
-#: paired 95 % interval +1.8 to +6.1); 4 players 53.7 % against 49.0 % (300 games), 2
-#: players 78.7 % against 79.0 %
+#: how much of a follower's value is kept when its civilization is threatened (one tile
+#: could join its continent to one with more swords, see ``threatened``): with 3-4 players
+#: no reply shows the attack coming
 THREAT = 0.3
-#: a replaced tile leaves the game: with 2 players a replacement is kept for a real gain.
-#: With 3-4 players, every replacement judged, no such cost won 68 % of 900 3-player games
-#: against the old bot where 0.5 won 65 % (seeds 30000, 90000, 93000: 66, 67, 71 % against
-#: 62, 69, 64 %; 2.0: 67 % on seeds 93000)
+#: a replaced tile leaves the game: with 2 players a replacement is kept for a real gain;
+#: with 3-4 players, every replacement judged, no such cost does better
 REPLACE_COST, REPLACE_COST_MANY = 0.5, 0.0
 #: the easy level looks at a few placements and judges them roughly
 EASY_SAMPLE = 10
 EASY_NOISE = 3.0
-
 
 def choose(game, state: dict[str, Any], seat: int, rng: random.Random,
            level: str = "normal") -> str:
@@ -286,13 +261,11 @@ def _tile(state: dict, seat: int, legal: list[str], rng: random.Random, level: s
 
 def play_turn(state: dict, seat: int, code: str) -> dict:
     """The state after ``code`` and the bot's own choices up to its scoring decision."""
-    from engines.gheos import GAME
-
-    s, _ = GAME.apply(state, seat, code)
+    s, _ = moves.apply(state, seat, code)
     while s["phase"] in ("resolve", "civ") and s["turn"] == seat:
-        legal = GAME.legal_actions(s, seat)
+        legal = moves.legal_actions(s, seat)
         if s["phase"] == "resolve":
-            s, _ = GAME.apply(s, seat, _resolve(s, seat, legal))
+            s, _ = moves.apply(s, seat, _resolve(s, seat, legal))
         else:
             _, s = _best_civ_after(s, seat, legal)  # the state its choice was valued on
     return s
@@ -301,9 +274,7 @@ def play_turn(state: dict, seat: int, code: str) -> dict:
 def determinise(state: dict, seat: int, rng: random.Random) -> dict:
     """A copy of ``state`` in which the tiles ``seat`` cannot see (the bag and the other
     players' hands) are shuffled and dealt again."""
-    from engines.gheos.game import copy_state
-
-    s = copy_state(state)
+    s = moves.copy_state(state)
     others = [o for o in range(s["players"]) if o != seat]
     pool = sorted(s["bag"] + [t for o in others for t in s["hands"][o]])
     rng.shuffle(pool)
@@ -321,14 +292,12 @@ def _reply(state: dict, seat: int, rng: random.Random) -> dict:
     """The position after the next player's reply: its best sampled placement by the quick
     estimate, played to the end of its turn. ``state`` is ``seat``'s turn played out
     (before its scoring decision, which changes nothing on the board)."""
-    from engines.gheos import GAME
-
     if state["phase"] == "over":
         return state
     if state["turn"] == seat:  # skip our scoring decision: the reply is what is looked at
         state = dict(state, turn=(seat + 1) % state["players"], phase="tile", pending=None)
     rival = state["turn"]
-    legal = GAME.legal_actions(state, rival)
+    legal = moves.legal_actions(state, rival)
     if state["phase"] != "tile" or not legal:
         return state
     if len(legal) > REPLY_SAMPLE:
@@ -375,8 +344,6 @@ def _best_civ(state: dict, seat: int, legal: list[str]) -> str:
 
 def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict]:
     """``_best_civ``'s choice and the state it leaves (the first of the best, as ``max``)."""
-    from engines.gheos import GAME
-
     tried, cells = [], set()
     for a in legal:
         parts = a.split()
@@ -387,7 +354,7 @@ def _best_civ_after(state: dict, seat: int, legal: list[str]) -> tuple[str, dict
         tried.append(a)
     best: tuple[float, str, dict] | None = None
     for a in tried:
-        after = GAME.apply(state, seat, a)[0]
+        after = moves.apply(state, seat, a)[0]
         v = position_value(after, seat)
         if best is None or v > best[0]:
             best = (v, a, after)
@@ -447,7 +414,20 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
     lifted = R.lift_kept(ctx.lifted, state, cell) if verb == "replace" else None
     out = R.put_tile(state, verb, cell, tid, int(rot[1]), lifted)
     land = out.land
-    followers = [dict(f) for f in state["followers"]]
+    alive = _after_wars(land, out, _survivors(land, out), state["followers"][seat])
+    followers = [{c: n for c, n in f.items() if c in alive} for f in state["followers"]]
+    value = _worth(alive, followers, seat, ctx)
+    if out.costs_follower and followers[seat]:
+        value -= _cheapest_payment(alive, followers[seat], ctx.weights[seat], ctx.growth)
+    temple = _temple_now(state, tid, cell, land, alive)
+    if temple is not None:
+        value += temple
+    return value + FOUND_WEIGHT * _best_found(land, alive, ctx.found, ctx.weights[seat])
+
+
+def _survivors(land: Land, out: R.Outcome) -> dict[str, Region]:
+    """The continent of each civilization after a placement: where it stays, or where a
+    split one migrates (the continent that pays most; an island is not one)."""
     alive: dict[str, Region] = {c: land.region(rid) for c, rid in out.stays.items()}
     for c, rids in out.migrations.items():
         dests = R.migration_destinations(land, rids)
@@ -455,11 +435,17 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
         regs = [r for r in regs if r.kind == CONTINENT]
         if regs:
             alive[c] = max(regs, key=lambda r: r.counts[CHALICE] + r.counts[PYRAMID])
-    # wars: the most swords on the old part wins; on a tie the bot picks its favourite
+    return alive
+
+
+def _after_wars(land: Land, out: R.Outcome, alive: dict[str, Region],
+                mine: dict[str, int]) -> dict[str, Region]:
+    """``alive`` without the losers of the wars: the most swords on the old part wins; on a
+    tie the bot picks its favourite (the civilization it holds most followers of)."""
     by_region: dict[int, list[str]] = {}
     for c, r in alive.items():
         by_region.setdefault(r.id, []).append(c)
-    mine = state["followers"][seat]
+    losers: set[str] = set()
     for rid, civs in by_region.items():
         if len(civs) < 2:
             continue
@@ -469,44 +455,50 @@ def judge(state: dict, seat: int, code: str, ctx: JudgeContext | None = None) ->
         top = max(swords.values())
         tied = [c for c in stayers if swords[c] == top]
         winner = max(tied, key=lambda c: mine.get(c, 0))
-        for c in civs:
-            if c != winner:
-                del alive[c]
-    for held in followers:
-        for c in list(held):
-            if c not in alive:
-                del held[c]
-    value = _worth(alive, followers, seat, ctx)
-    if out.costs_follower:
-        held = followers[seat]
-        if held:
-            vals = {c: _civ_value(alive[c], ctx.weights[seat], ctx.growth) for c in held}
-            cheapest = min(held, key=lambda c: vals[c])
-            value -= vals[cheapest] + 0.5
-    # a temple pays now
+        losers.update(c for c in civs if c != winner)
+    return {c: r for c, r in alive.items() if c not in losers}
+
+
+def _cheapest_payment(alive: dict[str, Region], held: dict[str, int],
+                      weights: tuple[float, float], growth: tuple[float, float]) -> float:
+    """What paying for a war or migration costs: the follower worth least, and a little."""
+    vals = {c: _civ_value(alive[c], weights, growth) for c in held}
+    cheapest = min(held, key=lambda c: vals[c])
+    return vals[cheapest] + 0.5
+
+
+def _temple_now(state: dict, tid: str, cell: str, land: Land,
+                alive: dict[str, Region]) -> int | None:
+    """What a temple on the placed tile pays now (None: no temple)."""
     t = tile(state, tid)
-    if t.temple is not None:
-        idx, kind = t.temple
-        region = land.region_of(part_key(cell, idx))
-        if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
-            value += region.counts[TEMPLES[kind]]
-    # room to found a civilization next step
+    if t.temple is None:
+        return None
+    idx, kind = t.temple
+    region = land.region_of(part_key(cell, idx))
+    if region.kind == CONTINENT and any(r.id == region.id for r in alive.values()):
+        return region.counts[TEMPLES[kind]]
+    return None
+
+
+def _best_found(land: Land, alive: dict[str, Region], found: list[tuple[float, int]],
+                weights: tuple[float, float]) -> float:
+    """The room to found a civilization next step: the best uninhabited continent."""
     taken = {r.id for r in alive.values()}
     best_found = 0.0
     if len(alive) < len(R.CIVILIZATIONS):
         # the continents the placement left alone were valued before it (best first);
         # those it changed or made are valued here
         changed = land.changed_regions()
-        for v, rid in ctx.found:
+        for v, rid in found:
             if rid not in taken and rid not in changed:
                 best_found = max(best_found, v)
                 break
-        wc, wp = ctx.weights[seat]
+        wc, wp = weights
         for rid in changed:
             r = land.region(rid)
             if r.kind == CONTINENT and rid not in taken:
                 best_found = max(best_found, _found_value(r, wc, wp))
-    return value + FOUND_WEIGHT * best_found
+    return best_found
 
 
 def _resolve(state: dict, seat: int, legal: list[str]) -> str:

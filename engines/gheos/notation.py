@@ -37,8 +37,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import engines.gheos.geometry as geometry
 from engines.base import State
-from engines.gheos import geometry
 from engines.gheos.data import EPOCH_IDS, TILES
 
 #: the header's fields in order: field name -> the state key it holds

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import engines.gheos.moves as moves
+import engines.gheos.rules as R
 from engines.base import GameError
-from engines.gheos import rules as R
-from engines.gheos.game import GAME, copy_state
+from engines.gheos.game import GAME
 from engines.gheos.regions import Land, part_key
 
 #: the verbs whose codes the host previews before the player confirms
@@ -60,9 +61,9 @@ def preview(state: dict[str, Any], seat: int, code: str) -> dict[str, Any]:
     if seat != state["turn"]:
         return {"legal": False, "error": "gheos.error.not_your_turn", "params": {"seat": seat},
                 "message": "not this seat's turn"}
-    s = copy_state(state)
+    s = moves.copy_state(state)
     try:
-        GAME.put_tile(s, seat, code.split(), [])
+        moves.put_tile(s, seat, code.split(), [])
     except GameError as err:
         return {"legal": False, "error": err.key, "params": err.params, "message": str(err)}
     verb, tid, cell, _rot = code.split()

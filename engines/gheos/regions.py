@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from engines.gheos import geometry
+import engines.gheos.geometry as geometry
 from engines.gheos.data import LANDMASS, Tile, part_on_slot, part_slots, tile
 
 CONTINENT, ISLAND, OPEN = "continent", "island", "open"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import engines.gheos.geometry as geometry
 from engines.base import rng_for
-from engines.gheos import geometry
 from engines.gheos.data import CHALICE, PYRAMID, SWORDS, TEMPLES, WHEAT, is_epoch, tile
 from engines.gheos.regions import CONTINENT, Land, Region, part_key, split_key
 

@@ -3,7 +3,7 @@ skipping steps with nothing to choose, drawing, and passing the turn on."""
 
 from __future__ import annotations
 
-from engines.gheos import rules as R
+import engines.gheos.rules as R
 from engines.gheos.actions import civ_actions, tile_actions
 from engines.gheos.regions import Land
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.gheos import geometry
-from engines.gheos import rules as R
+import engines.gheos.geometry as geometry
+import engines.gheos.rules as R
 from engines.gheos.actions import frontier
 from engines.gheos.data import part_slots, tile
 from engines.gheos.regions import Land, part_key

@@ -25,18 +25,14 @@ The value of a kingdom, beyond its points:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
-from engines.base import State
+from engines.base import Game, State
 
 from . import rules, scoring
 from .data import CASTLE, DOMINOES, EMPTY
 from .geometry import bounding_box, castle_index, neighbours, parse_cell, window
 from .kingdom import terrain_and_crowns
 from .state import grid_of, size_of
-
-if TYPE_CHECKING:
-    from .game import Kingdomino
 
 HOLE = 2.0  # a cell that can never be filled
 GROWTH = 0.5  # a free side of a property, per crown
@@ -71,16 +67,44 @@ def kingdom_value(terrain: str, crowns: str, size: int, grid: int, variants: lis
     """
     near = neighbours(size)
     box = bounding_box(terrain, size)
-    r0, c0, r1, c1 = window(box, grid, size)
-    inside = bytearray(len(terrain))
-    for r in range(r0, r1 + 1):
-        inside[r * size + c0:r * size + c1 + 1] = b"\x01" * (c1 - c0 + 1)
-    seen = bytearray(len(terrain))
-    value = 0.0
-    crownless = 0
+    inside = _growth_mask(len(terrain), size, window(box, grid, size))
     castle = castle_index(size)
     #: empty in-window cells next to something: the only cells that can be holes
     edge = {k for k in near[castle] if terrain[k] == EMPTY and inside[k]}
+    value, crownless = _properties(terrain, crowns, near, inside, edge)
+    for i in edge:  # a hole: no free in-window neighbour, so no domino can ever cover it
+        if not any(terrain[k] == EMPTY and inside[k] for k in near[i]):
+            value -= HOLE
+    value += CROWNLESS * crownless
+    if "middle_kingdom" in variants and not _middle_in_reach(box, castle // size, grid):
+        value -= MIDDLE_LOST
+    return value
+
+
+def _growth_mask(cells: int, size: int, growth: tuple[int, int, int, int]) -> bytearray:
+    """1 for each cell of the ``growth`` window, 0 elsewhere."""
+    r0, c0, r1, c1 = growth
+    inside = bytearray(cells)
+    for r in range(r0, r1 + 1):
+        inside[r * size + c0:r * size + c1 + 1] = b"\x01" * (c1 - c0 + 1)
+    return inside
+
+
+def _middle_in_reach(box: tuple[int, int, int, int], middle: int, grid: int) -> bool:
+    """The castle can still end in the middle of the kingdom (the Middle Kingdom bonus)."""
+    half = grid // 2
+    b_r0, b_c0, b_r1, b_c1 = box
+    return (middle - b_r0 <= half and b_r1 - middle <= half
+            and middle - b_c0 <= half and b_c1 - middle <= half)
+
+
+def _properties(terrain: str, crowns: str, near: tuple[tuple[int, ...], ...],
+                inside: bytearray, edge: set[int]) -> tuple[float, int]:
+    """One flood fill over the properties: the value of the crowned ones (points and room
+    to grow) and the count of crownless squares; each property's free sides join ``edge``."""
+    seen = bytearray(len(terrain))
+    value = 0.0
+    crownless = 0
     for start in range(len(terrain) - len(terrain.lstrip(EMPTY)), len(terrain.rstrip(EMPTY))):
         letter = terrain[start]
         if seen[start] or letter in (EMPTY, CASTLE):
@@ -106,18 +130,7 @@ def kingdom_value(terrain: str, crowns: str, size: int, grid: int, variants: lis
             value += squares * crown_count + GROWTH * crown_count * min(len(free), 4) / 2
         else:
             crownless += squares
-    for i in edge:  # a hole: no free in-window neighbour, so no domino can ever cover it
-        if not any(terrain[k] == EMPTY and inside[k] for k in near[i]):
-            value -= HOLE
-    value += CROWNLESS * crownless
-    if "middle_kingdom" in variants:
-        middle = castle // size
-        half = grid // 2
-        b_r0, b_c0, b_r1, b_c1 = box
-        if not (middle - b_r0 <= half and b_r1 - middle <= half
-                and middle - b_c0 <= half and b_c1 - middle <= half):
-            value -= MIDDLE_LOST
-    return value
+    return value, crownless
 
 
 def best_placement_gain(terrain: str, crowns: str, size: int, grid: int, variants: list[str],
@@ -130,7 +143,7 @@ def best_placement_gain(terrain: str, crowns: str, size: int, grid: int, variant
                for a, b in placements) - base
 
 
-def choose(game: Kingdomino, state: State, seat: int, rng: random.Random,
+def choose(game: Game, state: State, seat: int, rng: random.Random,
            level: str = "normal") -> str:
     legal = game.legal_actions(state, seat)
     if len(legal) <= 1:

@@ -121,14 +121,7 @@ def legal_placements(terrain: str, size: int, grid: int, domino: Domino) -> list
     """
     near_table = neighbours(size)
     r0, c0, r1, c1 = window(bounding_box(terrain, size), grid, size)
-    touch: dict[int, set[str]] = {}
-    for r in range(r0, r1 + 1):
-        for i in range(r * size + c0, r * size + c1 + 1):
-            if terrain[i] == EMPTY:
-                near = {terrain[k] for k in near_table[i]}
-                near.discard(EMPTY)
-                if near:
-                    touch[i] = near
+    touch = _frontier(terrain, size, near_table, (r0, c0, r1, c1))
     ta, tb = domino.a_terrain, domino.b_terrain
     out: list[Placement] = []
     for i, near_i in touch.items():
@@ -154,6 +147,22 @@ def legal_placements(terrain: str, size: int, grid: int, domino: Domino) -> list
                 out.append((j, i))
     out.sort()
     return out
+
+
+def _frontier(terrain: str, size: int, near_table: tuple[tuple[int, ...], ...],
+              growth: tuple[int, int, int, int]) -> dict[int, set[str]]:
+    """Empty cells of the ``growth`` window next to an occupied one, each with the terrain
+    letters around it (the castle's included)."""
+    r0, c0, r1, c1 = growth
+    touch: dict[int, set[str]] = {}
+    for r in range(r0, r1 + 1):
+        for i in range(r * size + c0, r * size + c1 + 1):
+            if terrain[i] == EMPTY:
+                near = {terrain[k] for k in near_table[i]}
+                near.discard(EMPTY)
+                if near:
+                    touch[i] = near
+    return touch
 
 
 def can_place(terrain: str, size: int, grid: int, domino: Domino) -> bool:

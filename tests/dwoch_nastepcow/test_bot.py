@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engines.dwoch_nastepcow import GAME
+from engines.dwoch_nastepcow import GAME, promise
 from engines.dwoch_nastepcow import bot as dwoch_bot
 
 from .helpers import BLUE, WHITE, add, blank, put, reserve, tile, troop
@@ -233,6 +233,6 @@ def test_a_mill_whose_yellow_area_can_still_grow_is_worth_more():
 
 def test_without_the_area_promise_the_two_mills_are_worth_the_same(monkeypatch):
     # the position above tests the colour area's promise, not another term of the value
-    monkeypatch.setattr(dwoch_bot, "REGION_FILL", 0.0)
+    monkeypatch.setattr(promise, "REGION_FILL", 0.0)
     assert dwoch_bot.value(_mill_position(None), WHITE) == dwoch_bot.value(
         _mill_position("grey"), WHITE)

@@ -5,7 +5,9 @@ test moves on (``STOLIK_CLOCK_FILE``: real time + an offset in seconds):
 - an untimed game where a silent player is declared absent after 72 hours, replaced by a
   computer by the others' vote, and the game finishes;
 - a game with hands: each player's private message is edited in place, with at most one new
-  DM per player per turn they must act."""
+  DM per player per turn they must act;
+- clock jumps (issue 27): a jump past a deadline posts the vote and no stale reminder; a clock
+  set back during a turn credits the player no time."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import asyncio
 import random
 import sqlite3
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 import engines
 from tests.e2e.helpers import open_game, play_to_end, read_session
@@ -90,7 +94,7 @@ async def test_an_untimed_game_replaces_a_silent_player_by_vote_and_finishes(
 async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn(discord, clocked_bot):
     game_id = "gheos"
     game = engines.get(game_id)
-    channel = discord.text_channels[3]
+    channel = discord.text_channels[2]
     players = [Player(discord, name) for name in ("Ala", "Bo", "Cy")]
     table = Table(discord, channel, players, random.Random(9))
     await open_game(table, game_id)
@@ -112,3 +116,55 @@ async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn(discord, clocked
         assert 1 <= len(dms) <= starts[seat] + 1, (seat, len(dms), starts[seat])
         edited += sum(len(m.history) - 1 for m in dms)
     assert edited > 0
+
+
+async def start_daily(discord, channel, players: list[Player]) -> Table:
+    """A daily:1 Kingdomino game of ``players`` opened by slash commands, first board up."""
+    table = Table(discord, channel, players, random.Random(11))
+    inter = await players[0].command(channel, "game new", game="kingdomino",
+                                     players=len(players), pace="daily:1")
+    await answer(discord, inter)
+    await discord.wait_for(lambda: table.lobby_message(), 30, "the lobby")
+    for player in players[1:]:
+        await answer(discord, await player.command(channel, "game join"))
+    await discord.wait_for(lambda: table.turn_message(), 30, "the first board")
+    return table
+
+
+async def test_a_clock_jumping_past_a_deadline_posts_the_vote_and_no_stale_reminder(
+        discord, clocked_bot):
+    """Issue 27, item 7: the bot's clock jumps a day and an hour ahead while both reminders
+    of a daily turn are pending: the timeout's vote is posted, the stale reminders are not."""
+    channel = discord.text_channels[2]
+    table = await start_daily(discord, channel, [Player(discord, n) for n in ("Ala", "Bo", "Cy")])
+    late = table.movers()[0]
+
+    def vote():
+        return next((m for m in table.public()
+                     if any(":v:computer:timeout:" in c for c in m.custom_ids())), None)
+
+    def reminders():
+        return [m for m in table.public() if f"<@{late.id}>" in (m.content or "")
+                and (m.content or "").startswith(("⏰", "⌛"))]
+
+    clocked_bot.move_clock(25 * 3600)
+    await discord.wait_for(vote, 60, "the vote on the late player")
+    await asyncio.sleep(2)  # the dispatcher's next passes: nothing else comes due
+    assert reminders() == []
+
+
+async def test_a_clock_set_back_during_a_turn_credits_no_time(discord, clocked_bot):
+    """Issue 27, item 7: the bot's clock goes back a day while a daily:1 turn runs; once the
+    player has moved, their bank is still one day (not two)."""
+    channel = discord.text_channels[1]
+    table = await start_daily(discord, channel, [Player(discord, n) for n in ("Ala", "Bo")])
+    mover = table.movers()[0]
+    clocked_bot.move_clock(-86400)
+    while mover in table.movers():  # (a first round may give them two moves in a row)
+        await table.make_move(mover, hidden=False)
+    stored = read_session(clocked_bot.db_path, channel)
+    seat = stored.user_ids.index(mover.id)
+    with sqlite3.connect(f"file:{clocked_bot.db_path}?mode=ro", uri=True) as db:
+        bank, running = db.execute("SELECT bank, running_since FROM seats WHERE session_id = ?"
+                                   " AND seat = ?", (stored.id, seat)).fetchone()
+    assert running is None and bank == pytest.approx(86400, abs=5)

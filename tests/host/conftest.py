@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import engines
 from db import Database
 from session.service import Sessions
 from tests.host import toy
@@ -18,6 +19,13 @@ class FakeClock:
 
     def advance(self, **kwargs) -> None:
         self.now += timedelta(**kwargs)
+
+
+@pytest.fixture(autouse=True)
+def forget_the_toy():
+    """Unregister the toy game after a test that installed it (``toy.install``)."""
+    yield
+    engines.unregister("toy")
 
 
 @pytest.fixture
@@ -51,7 +59,7 @@ def db_path(tmp_path, backend, request):
 async def sessions(db_path, clock, monkeypatch):
     toy.install(monkeypatch)
     db = await Database(db_path).open()
-    sessions = Sessions(db, clock=clock, seed_source=lambda: 42)
+    sessions = Sessions(db, clock=clock, seed_source=lambda: 42, strict_bots=True)
     yield sessions
     await db.close()
     if sessions.db is not db:  # a test that restarted over the same database

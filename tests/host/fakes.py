@@ -17,7 +17,8 @@ from cogs.adapters import Channels
 from cogs.board import Board
 from cogs.hands import Hands
 from cogs.host import Host
-from cogs.pace import GlobalPace, limit_from_env
+from cogs.metrics import Metrics
+from cogs.pace import GlobalPace
 from cogs.replies import Replies
 from session.posts import Posts
 from session.rooms import compose
@@ -97,6 +98,17 @@ class FakeChannel:
         #: nonce -> the message posted with it (discord.py enforces nonces: a repeated nonce
         #: is answered with the message already made, within a few minutes)
         self.nonces: dict[str, FakeMessage] = {}
+        #: members an overwrite denies View Channel, or Read Message History
+        self.hidden_from: set[int] = set()
+        self.history_hidden_from: set[int] = set()
+
+    def permissions_for(self, member: Any) -> discord.Permissions:
+        """A member's permissions here, as discord.py resolves them from the roles and this
+        channel's overwrites: a member's usual ones, less what an overwrite denies them."""
+        if member.id in self.hidden_from:
+            return discord.Permissions.none()  # no View Channel: nothing else either
+        return discord.Permissions(view_channel=True, send_messages=True,
+                                   read_message_history=member.id not in self.history_hidden_from)
 
     async def send(self, content: str | None = None, *, view=None, file=None,
                    allowed_mentions: discord.AllowedMentions | None = None,
@@ -194,14 +206,14 @@ class FakeUser:
 def host_for(client: FakeClient, sessions: Sessions) -> Host:
     """The cogs' host over ``client``, its parts built as bot.py builds them (every guild's
     shard this process's)."""
-    pace = GlobalPace(limit_from_env())
+    pace = GlobalPace()
     channels = Channels(client, pace)
     posts = Posts(sessions.store, sessions.clock)
     hands = Hands(client, sessions, posts, pace, channels)
     board = Board(sessions, posts, pace, channels, Replies(pace), hands,
                   owns=lambda guild_id: True)
     return Host(sessions, compose(sessions, owns=lambda guild_id: True), pace, channels, board,
-                hands)
+                hands, Metrics())
 
 
 class FakeClient:
@@ -210,6 +222,7 @@ class FakeClient:
         self.users: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.failing_dms: set[int] = set()  # Discord answers 5xx to their DMs
+        self.gone: set[int] = set()  # deleted channels (or ones the bot can no longer see)
         self.host = host_for(self, sessions)
 
     def channel(self, channel_id: int) -> FakeChannel:
@@ -221,10 +234,13 @@ class FakeClient:
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
 
-    def get_channel(self, channel_id: int) -> FakeChannel:
-        return self.channel(channel_id)
+    def get_channel(self, channel_id: int) -> FakeChannel | None:
+        return None if channel_id in self.gone else self.channel(channel_id)
 
     async def fetch_channel(self, channel_id: int) -> FakeChannel:
+        if channel_id in self.gone:  # as Discord answers for a deleted channel
+            raise discord.NotFound(types.SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10003, "message": "Unknown Channel"})
         return self.channel(channel_id)
 
     def user(self, user_id: int, name: str | None = None) -> FakeUser:
@@ -314,6 +330,7 @@ class FakeInteraction:
     replies: list[Sent] = field(default_factory=list)
     deferred: bool = False
     thinking: bool = False
+    extras: dict[str, Any] = field(default_factory=dict)  # as discord.Interaction's
     id: int = field(default_factory=lambda: next(_ids))
     #: Discord's 15 minutes for follow-ups and edits with the interaction's token
     expires_at: datetime.datetime = field(

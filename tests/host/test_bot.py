@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import discord
 import pytest
 from discord import app_commands
 
 import bot
+import settings
 from cogs.translator import CatalogTranslator
 from text.catalog import catalog
+
+
+def config_for(db_path) -> settings.Settings:
+    return settings.load({"STOLIK_DB": str(db_path)}).settings
 
 
 def test_without_a_token_it_says_what_to_set(monkeypatch, tmp_path, capsys):
@@ -41,7 +48,7 @@ def test_demo_plays_a_whole_game_offline(tmp_path, capsys):
 
 
 async def test_setup_hook_loads_cogs_and_persistent_components(tmp_path, monkeypatch):
-    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+    client = bot.make_bot(config_for(tmp_path / "b.sqlite3"))
 
     async def no_sync(*, guild=None):
         return []
@@ -57,6 +64,34 @@ async def test_setup_hook_loads_cogs_and_persistent_components(tmp_path, monkeyp
         await client.db.close()
 
 
+async def test_each_setting_reaches_its_part_through_its_constructor(tmp_path, monkeypatch):
+    """The values bot.py hands over: what each part did with os.environ before, unchanged."""
+    (tmp_path / "clock").write_text("3600")
+    loaded = settings.load({"STOLIK_DB": str(tmp_path / "b.sqlite3"), "STOLIK_STATE_CACHE": "7",
+                            "STOLIK_STRICT_BOTS": "1", "STOLIK_GLOBAL_LIMIT": "10",
+                            "STOLIK_IDLE_DAYS": "2", "STOLIK_CLOCK_FILE": str(tmp_path / "clock"),
+                            "STOLIK_LOOP_LAG_LOG": str(tmp_path / "lag.txt")})
+    assert loaded.problems == []
+    client = bot.make_bot(loaded.settings)
+
+    async def no_sync(*, guild=None):
+        return []
+
+    monkeypatch.setattr(client.tree, "sync", no_sync)
+    await client.setup_hook()
+    try:
+        sessions = client.sessions
+        assert (sessions.state_cache_size, sessions.strict_bots) == (7, True)
+        assert sessions.idle_after.days == 2
+        ahead = sessions.clock() - datetime.now(UTC)
+        assert timedelta(minutes=59) < ahead < timedelta(minutes=61)
+        assert client.host.pace.interval == pytest.approx(1 / 8)  # four fifths of 10 a second
+        assert client.loop_lag.log_path == tmp_path / "lag.txt"
+    finally:
+        await client.loop_lag.stop()
+        await client.db.close()
+
+
 def _all_commands(client) -> list:
     """Every command and group, at every depth (/game settings me is three deep)."""
     out = []
@@ -69,7 +104,7 @@ def _all_commands(client) -> list:
 
 
 async def test_game_keeps_room_under_discords_25_subcommands(tmp_path, monkeypatch):
-    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+    client = bot.make_bot(config_for(tmp_path / "b.sqlite3"))
 
     async def no_sync(*, guild=None):
         return []
@@ -88,7 +123,7 @@ async def test_game_keeps_room_under_discords_25_subcommands(tmp_path, monkeypat
 
 @pytest.mark.parametrize("locale", [discord.Locale.polish, discord.Locale.ukrainian])
 async def test_every_command_name_and_description_is_translated_validly(tmp_path, monkeypatch, locale):
-    client = bot.make_bot(str(tmp_path / "b.sqlite3"), None)
+    client = bot.make_bot(config_for(tmp_path / "b.sqlite3"))
 
     async def no_sync(*, guild=None):
         return []
@@ -125,27 +160,6 @@ async def test_every_command_name_and_description_is_translated_validly(tmp_path
     finally:
         await client.db.close()
     assert catalog("en").get("cmd.game.name") is None  # English lives in the code
-
-
-def test_shard_settings_default_to_one_process_with_every_shard():
-    assert bot.shard_settings(None, None) == (None, None)
-    assert bot.shard_settings("4", "") == (4, None)
-    assert bot.shard_settings("4", "0-1") == (4, [0, 1])
-    assert bot.shard_settings(" 8 ", "6, 0-1,7") == (8, [0, 1, 6, 7])
-
-
-@pytest.mark.parametrize(("count", "ids", "says"), [
-    ("", "0", "needs STOLIK_SHARD_COUNT"),
-    ("two", "", "whole number"),
-    ("0", "", "at least 1"),
-    ("2", "2", "outside 0-1"),
-    ("2", "-1", "not a shard id"),
-    ("4", "3-1", "empty"),
-    ("4", "a", "not a shard id"),
-])
-def test_bad_shard_settings_are_refused_with_the_reason(count, ids, says):
-    with pytest.raises(bot.BadSetting, match=says):
-        bot.shard_settings(count, ids)
 
 
 def test_bad_shard_settings_stop_the_bot_before_it_connects(monkeypatch, tmp_path, capsys):

@@ -217,7 +217,7 @@ async def test_old_buttons_work_after_a_restart(client, db_path, clock):
     turn = client.channel(CH).last
     await client.host.sessions.db.close()
     db = await Database(db_path).open()
-    restarted = FakeClient(Sessions(db, clock=clock))
+    restarted = FakeClient(Sessions(db, clock=clock, strict_bots=True))
     restarted.channels[CH] = client.channel(CH)  # Discord still has the old messages
     clicks = await make_move(restarted, 1, CH, turn.sent, random.Random(3), turn)
     assert clicks >= 1

@@ -72,7 +72,7 @@ async def test_in_production_a_failing_bot_is_logged_and_the_game_goes_on(
         return "pick 99"
 
     patch_bot(monkeypatch, bot)
-    monkeypatch.setattr(computer, "STRICT", False)
+    monkeypatch.setattr(sessions, "strict_bots", False)
     await lobby(sessions, players=2)
     with caplog.at_level(logging.ERROR, logger="session.computer"):
         out = await sessions.join(CH, None, "Bot")
@@ -133,5 +133,5 @@ async def test_every_game_s_crashing_bot_fails_loudly(game_id, monkeypatch):
     state = game.setup(game.meta.min_players, {}, 3)
     seat = game.to_act(state)[0]
     with pytest.raises(computer.ComputerPlayerFailed) as err:
-        await computer.move(game_id, state, seat, "3/bot/0", "normal")
+        await computer.move(game_id, state, seat, "3/bot/0", "normal", strict=True)
     assert "RuntimeError: broken" in str(err.value) and game.notation(state) in str(err.value)

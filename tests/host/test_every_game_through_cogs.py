@@ -68,7 +68,7 @@ async def play_game(client: FakeClient, game_id: str, players: int, db_path, clo
         if not restarted and moves == 25:
             restarted = True
             await client.host.sessions.db.close()
-            fresh = FakeClient(Sessions(await Database(db_path).open(), clock=clock))
+            fresh = FakeClient(Sessions(await Database(db_path).open(), clock=clock, strict_bots=True))
             fresh.channels, fresh.users, fresh.closed_dms = (client.channels, client.users,
                                                              client.closed_dms)
             for user in fresh.users.values():

@@ -29,7 +29,7 @@ async def move(sessions: Sessions, row):
 
 async def test_no_statement_of_a_move_scans_a_table(tmp_path, clock):
     async with Database(tmp_path / "plan.sqlite3") as db:
-        sessions = Sessions(db, clock=clock)
+        sessions = Sessions(db, clock=clock, strict_bots=True)
         row = await start_kingdomino(sessions, CH, "realtime:10")  # clocks and timers too
         seen: list[str] = []
         for conn in (db.conn, db.reader):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import random
+import sqlite3
+import time
 
 import discord
 import pytest
@@ -11,6 +14,7 @@ import pytest
 import cogs.board as board_module
 import engines
 from cogs.adapters import message_kwargs, on_command_error
+from cogs.components import route
 from cogs.game import GameCog
 from engines.base import GameError
 from session import ids, present
@@ -205,14 +209,16 @@ async def test_a_typed_move_posts_its_board_as_a_follow_up_unless_the_token_is_e
 async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_buttons_back(
         client, sessions):
     """A click's first answer takes the board's buttons off (its player alone is to move),
-    and the bot stops before the move is recorded: nothing in the database says so. At
-    start-up the board is read and shown again, with the buttons of the current state."""
+    having marked the board bare in the store first, and the bot stops before the move is
+    recorded. At start-up the marked board is shown again, with the buttons of the current
+    state, and its mark goes."""
     await start(client, "kingdomino", 2)
     row = await sessions.in_channel(CH)
     board = client.channel(CH).last
     [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
     act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
     assert client.host.board.acts_alone(row.id, row.version, row.seats[mover].user_id)
+    assert await client.host.board.mark_bare(row.id, board.id, row.version)
     await board.edit(view=None)  # the answer's update ... and the bot dies here
     assert live(client) == []
 
@@ -220,9 +226,109 @@ async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_butto
     assert await client.host.board.reconcile() == 1
     await assert_one_live_board(client)
     assert client.channel(CH).last is board and act in board.sent.custom_ids
+    assert await client.host.board.posts.bare_boards() == []
     assert await client.host.board.reconcile() == 0  # a board with buttons is left alone
     # the game goes on from it
     clicked = await click(client, row.seats[mover].user_id, CH, board.sent, act, message=board)
     assert not [r for r in clicked.replies if r.ephemeral]
     assert (await sessions.in_channel(CH)).version == row.version + 1
     await assert_one_live_board(client)
+
+
+async def test_a_restart_reads_no_board_of_a_game_nothing_marked_bare(client, sessions,
+                                                                        monkeypatch):
+    """What a start-up repairs is known from the store (issue 26.4): boards with their buttons
+    cost no call, however many games run; a board marked bare by a first answer costs one
+    edit (no read)."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    board = client.channel(CH).last
+    edits = board.edits
+
+    async def no_reads(message_id: int):
+        raise AssertionError(f"start-up read message {message_id}")
+
+    monkeypatch.setattr(client.channel(CH), "fetch_message", no_reads)
+    client.host = host_for(client, sessions)  # the restarted bot
+    assert await client.host.board.reconcile() == 0
+    assert board.edits == edits and client.channel(CH).last is board
+
+    await client.host.board.posts.mark_bare(row.id, board.id, row.version)  # left by a stop
+    client.host = host_for(client, sessions)
+    assert await client.host.board.reconcile() == 1
+    assert board.edits == edits + 1 and client.channel(CH).last is board
+    assert await client.host.board.posts.bare_boards() == []
+
+
+async def test_a_board_marked_bare_that_is_no_longer_live_costs_no_call(client, sessions):
+    """A mark whose board was retired since (a newer board recorded) is only dropped."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    old = client.channel(CH).last
+    await client.host.board.posts.mark_bare(row.id, old.id, row.version)
+    await sessions.set_turn_message(row.id, old.id + 10_000)  # as if a newer board is up
+    edits = old.edits
+    client.host = host_for(client, sessions)
+    assert await client.host.board.reconcile() == 0
+    assert old.edits == edits and await client.host.board.posts.bare_boards() == []
+
+
+async def test_a_store_too_slow_to_mark_the_board_gets_a_plain_defer_at_once(client, sessions,
+                                                                           db_path):
+    """The bare mark is written before the first answer takes the buttons off, within
+    BARE_MARK_BUDGET: with the store's write lock held elsewhere the click is answered at
+    once with a deferred update and the board keeps its buttons; the move goes through once
+    the lock is free, after the late mark (its record drops the mark)."""
+    await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    board = client.channel(CH).last
+    [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
+    act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
+    blocker = sqlite3.connect(str(db_path), isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    clicked = FakeInteraction(client, client.user(row.seats[mover].user_id), CH, message=board)
+    started = time.monotonic()
+    handled = asyncio.create_task(route(clicked, act, None))
+    while not clicked.answered and time.monotonic() - started < 2:
+        await asyncio.sleep(0.005)
+    answered_in = time.monotonic() - started
+    assert clicked.response.type == discord.InteractionResponseType.deferred_message_update
+    assert answered_in < board_module.BARE_MARK_BUDGET + 0.2
+    assert board.sent.view and board.sent.view.children  # the buttons stayed
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    await handled
+    assert (await sessions.in_channel(CH)).version == row.version + 1
+    assert await client.host.board.posts.bare_boards() == []
+    await assert_one_live_board(client)
+
+
+async def test_a_move_before_start_up_reconciliation_retires_the_unrecorded_board(client,
+                                                                                 sessions):
+    """kill -9 between a board's post and its record, and the first thing after the restart
+    is a move (before reconcile runs): its publish finds the intent left behind and retires
+    the unrecorded board too, so one board offers buttons; a ballot posted meanwhile keeps
+    its buttons (it is no board)."""
+    cog = await start(client, "kingdomino", 2)
+    row = await sessions.in_channel(CH)
+    game = engines.get("kingdomino")
+    seat = game.to_act(await sessions.state(row))[0]
+    outcome = await sessions.act(row.id, row.seats[seat].user_id,
+                                 game.legal_actions(await sessions.state(row), seat)[0])
+    await sessions.store.board_pending(row.id, outcome.session.version, "2026-11-22T12:00:00")
+    spec = await present.turn_message(outcome.session, await sessions.state(outcome.session), [],
+                                      "en")
+    orphan = await client.channel(CH).send(**message_kwargs(spec))  # ...and the bot dies here
+    ballot = discord.ui.View()
+    ballot.add_item(discord.ui.Button(label="skip", custom_id=ids.vote(row.id, "timeout:1", "skip")))
+    vote = await client.channel(CH).send("vote", view=ballot)
+
+    client.host = host_for(client, sessions)  # the restarted bot: a move comes first
+    row = await sessions.in_channel(CH)
+    seat = game.to_act(await sessions.state(row))[0]
+    await play(cog, client, row.seats[seat].user_id,
+               game.legal_actions(await sessions.state(row), seat)[0])
+    assert not orphan.sent.view
+    assert [m for m in live(client) if m is not vote] == [client.channel(CH).last]
+    assert vote.sent.view and vote.sent.view.children
+    assert await client.host.board.reconcile() == 0  # nothing was left for it

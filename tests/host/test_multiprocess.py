@@ -71,7 +71,7 @@ async def test_two_processes_click_at_once_exactly_one_move_lands(sessions, db_p
     after = await sessions.session(row.id)
     assert after.version == row.version + 1
     assert [a.code for a in await sessions.store.actions(row.id)] in ([first], [second])
-    assert await sessions.replay(after) == await Sessions(sessions.db).state(after)
+    assert await sessions.replay(after) == await Sessions(sessions.db, strict_bots=True).state(after)
 
 
 async def test_without_any_lock_the_version_guard_alone_keeps_one_move(sessions, db_path,
@@ -80,7 +80,7 @@ async def test_without_any_lock_the_version_guard_alone_keeps_one_move(sessions,
     version, both apply, the guarded write lets exactly one in."""
     row = await kingdomino(sessions)
     other_db = await Database(db_path).open()
-    other = Sessions(other_db, clock=sessions.clock)
+    other = Sessions(other_db, clock=sessions.clock, strict_bots=True)
 
     @asynccontextmanager
     async def no_lock(_session_id):
@@ -165,7 +165,7 @@ async def test_recovery_in_several_processes_at_once_moves_the_computer_once(
 async def test_a_cached_state_never_outlives_a_move_made_elsewhere(sessions, db_path):
     row = await kingdomino(sessions)
     other_db = await Database(db_path).open()
-    other = Sessions(other_db, clock=sessions.clock)
+    other = Sessions(other_db, clock=sessions.clock, strict_bots=True)
     game = engines.get("kingdomino")
     for turn in range(4):  # the two processes take turns; each caches what it saw
         here = sessions if turn % 2 == 0 else other
@@ -184,7 +184,7 @@ async def test_play_goes_on_across_processes(sessions, db_path, clock):
     """A second process sees the first's game and its pending timers (no local state)."""
     row = await kingdomino(sessions, pace="realtime:10")
     other_db = await Database(db_path).open()
-    play = rooms_over(Sessions(other_db, clock=clock)).timers
+    play = rooms_over(Sessions(other_db, clock=clock, strict_bots=True)).timers
     clock.advance(minutes=6)
     assert [e.kind for e in await play.fire_due()] == ["remind"]
     assert [e.kind for e in await rooms_over(sessions).timers.fire_due()] == []

@@ -1,6 +1,6 @@
-"""Issue 12 with the fake clock: turn pings in every pace (held back by quiet hours, never
-dropped), reminders in untimed games, absent players voted out, end votes among those present,
-and a server's defaults."""
+"""Issue 12 with the fake clock: turn pings in every pace (held back by quiet hours; stale
+once the turn's deadline has passed, issue 27), reminders in untimed games, absent players
+voted out, end votes among those present, and a server's defaults."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_untimed_reminders_every_day_then_absent():
     assert [w.hour for _, w in times] == [14, 14, 12]
 
 
-@pytest.mark.parametrize("pace", [None, "daily:1", "realtime:5"])
+@pytest.mark.parametrize("pace", [None, "daily:1"])
 async def test_a_turn_that_starts_in_quiet_hours_pings_when_they_end(client, clock, pace):
     for user in (1, 2):  # it is 12:00 UTC: quiet until 14:00 for both
         await client.host.rooms.profile.settings(user, tz="UTC", quiet="11-14")
@@ -87,6 +87,18 @@ async def test_a_turn_that_starts_in_quiet_hours_pings_when_they_end(client, clo
     ping = client.channel(CH).last.sent
     assert ping.pinged() == [user] and f"<@{user}>" in ping.content
     assert ping.content.startswith("🔔")
+
+
+async def test_a_held_back_ping_past_the_turns_deadline_is_not_sent(client, clock):
+    """realtime:5 in quiet hours until 14:00: the clock runs out at 12:05 and its vote is
+    posted (it mentions the player); the ping held back until 14:00 is stale by then."""
+    for user in (1, 2):
+        await client.host.rooms.profile.settings(user, tz="UTC", quiet="11-14")
+    await start(client, players=3, pace="realtime:5")
+    assert await tick(client, clock, minutes=6) == ["timeout"]
+    posted = len(client.channel(CH).messages)
+    assert await tick(client, clock, hours=2) == []
+    assert len(client.channel(CH).messages) == posted
 
 
 async def test_a_held_back_ping_of_a_turn_already_played_is_not_sent(client, clock):

@@ -65,7 +65,7 @@ async def test_errors_name_games_and_variants_in_the_readers_language(tmp_path):
     from text.catalog import error_text
 
     async with Database(tmp_path / "e.sqlite3") as db:
-        sessions = Sessions(db)
+        sessions = Sessions(db, strict_bots=True)
         with pytest.raises(SessionError) as count:
             await sessions.new(guild_id=None, channel_id=1, game_id="dwoch_nastepcow", user_id=1,
                                name="A", players=5)

@@ -100,3 +100,57 @@ async def test_replay_before_a_game_starts_says_why(client):
     lobby = FakeInteraction(client, client.user(1), CH)
     await GameCog.replay.callback(cog, lobby, None)
     assert lobby.ephemeral_texts() == [t("en", "error.not_started")]
+
+
+async def started_kingdomino(client, channel: int, guild_id: int | None = 1):
+    """A game of user 1 against a computer, started (its first moves made)."""
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, FakeInteraction(client, client.user(1), channel,
+                                                    guild_id=guild_id),
+                               "kingdomino", 2, None, None, False)
+    await GameCog.addbot.callback(cog, FakeInteraction(client, client.user(1), channel,
+                                                       guild_id=guild_id))
+    row = await client.host.sessions.in_channel(channel)
+    assert row.status == "active"
+    return cog, row
+
+
+async def replay_by(client, cog, user_id: int, number: int, *, channel: int = 12345,
+                    guild_id: int | None = 1) -> FakeInteraction:
+    asked = FakeInteraction(client, client.user(user_id), channel, guild_id=guild_id)
+    await GameCog.replay.callback(cog, asked, number)
+    return asked
+
+
+def replayed(asked: FakeInteraction) -> bool:
+    return len(asked.replies[-1].files) == 2
+
+
+async def test_replay_by_number_follows_the_view_permission_of_the_games_channel(client):
+    """Issue 27: a game's number is no key to a channel the member cannot see."""
+    cog, row = await started_kingdomino(client, CH)
+    assert replayed(await replay_by(client, cog, 77, row.id))  # sees the channel
+    client.channel(CH).hidden_from.add(78)
+    hidden = await replay_by(client, cog, 78, row.id)
+    assert hidden.ephemeral_texts() == [t("en", "error.replay_hidden", id=row.id)]
+    assert not hidden.replies[-1].files
+    client.channel(CH).history_hidden_from.add(79)  # sees the channel, not its past
+    assert (await replay_by(client, cog, 79, row.id)).ephemeral_texts() == [
+        t("en", "error.replay_hidden", id=row.id)]
+    client.channel(CH).hidden_from.add(1)
+    assert replayed(await replay_by(client, cog, 1, row.id))  # its player saw every board
+    client.gone.add(CH)  # the channel was deleted: nobody else's view can be checked
+    assert (await replay_by(client, cog, 77, row.id)).ephemeral_texts() == [
+        t("en", "error.replay_hidden", id=row.id)]
+
+
+async def test_a_game_in_direct_messages_is_replayed_by_its_players_only(client):
+    cog, row = await started_kingdomino(client, -1, guild_id=None)  # user 1's DM with the bot
+    assert row.guild_id is None
+    assert replayed(await replay_by(client, cog, 1, row.id, channel=-1, guild_id=None))
+    assert replayed(await replay_by(client, cog, 1, row.id))  # the player, from a server
+    refused = [t("en", "error.replay_private", id=row.id)]
+    # another user, in their own DM with the bot (no server on either side) or in a server
+    assert (await replay_by(client, cog, 2, row.id, channel=-2, guild_id=None)
+            ).ephemeral_texts() == refused
+    assert (await replay_by(client, cog, 2, row.id)).ephemeral_texts() == refused

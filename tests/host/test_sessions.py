@@ -135,7 +135,7 @@ async def test_restart_continues_the_game(sessions, db_path, clock):
     await sessions.db.close()
     # a new process: new objects over the same file
     db = await Database(db_path).open()
-    again = Sessions(db, clock=clock)
+    again = Sessions(db, clock=clock, strict_bots=True)
     out = await again.act(sid, 2, "pick 3", version=1)
     assert out.session.version == 2
     state = await again.state(out.session)
@@ -218,7 +218,7 @@ async def test_corrupt_state_row_is_rebuilt_from_the_log(sessions, db_path, cloc
     good = await sessions.state(await sessions.session(sid))
     async with sessions.db.transaction() as conn:
         await conn.execute("UPDATE sessions SET state = '{garbage' WHERE id = ?", (sid,))
-    fresh = Sessions(sessions.db, clock=clock)  # no cached state
+    fresh = Sessions(sessions.db, clock=clock, strict_bots=True)  # no cached state
     row = await fresh.session(sid)
     assert await fresh.state(row) == good
     out = await fresh.act(sid, 1, "pick 2", version=2)  # and the game goes on

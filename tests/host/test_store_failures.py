@@ -48,7 +48,7 @@ async def test_a_read_only_database_is_told_on_new_and_on_a_click(tmp_path, cloc
 
     toy.install(monkeypatch)
     db = await Database(tmp_path / "ro.sqlite3").open()
-    client = FakeClient(Sessions(db, clock=clock, seed_source=lambda: 42))
+    client = FakeClient(Sessions(db, clock=clock, seed_source=lambda: 42, strict_bots=True))
     cog = GameCog(client)  # type: ignore[arg-type]
     first = FakeInteraction(client, client.user(1, "Ala"), CH)
     await GameCog.new.callback(cog, first, "toy", 2, None)
@@ -74,7 +74,7 @@ async def test_a_read_only_database_keeps_the_move_and_tells_the_player(
     else:  # a whole database of its own: its settings change below
         target = request.getfixturevalue("postgres_server").new_database()
     async with Database(target) as db:
-        sessions = Sessions(db, clock=clock)
+        sessions = Sessions(db, clock=clock, strict_bots=True)
         row = await kingdomino(sessions)
         user, code = await first_move(sessions, row)
         if isinstance(db, SqliteDatabase):
@@ -106,7 +106,7 @@ def small_disk(tmp_path):
 
 async def test_a_full_disk_is_told_nothing_is_lost_and_play_resumes(small_disk, clock):
     async with Database(small_disk / "full.sqlite3") as db:
-        sessions = Sessions(db, clock=clock)
+        sessions = Sessions(db, clock=clock, strict_bots=True)
         row = await kingdomino(sessions)
         user, code = await first_move(sessions, row)
         filler = small_disk / "filler"
@@ -132,7 +132,7 @@ async def test_another_writer_holding_the_lock_never_stalls_the_bot(sessions, db
     reads of the same game still answer, and after ``lock_wait`` the player is told."""
     lock_wait = 1.5
     db = await Database(db_path, lock_wait=lock_wait).open()
-    here = Sessions(db, clock=clock)
+    here = Sessions(db, clock=clock, strict_bots=True)
     row = await kingdomino(here)
     user, code = await first_move(here, row)
     if db.dialect == "sqlite":
@@ -196,9 +196,14 @@ async def test_one_damaged_row_never_stops_the_recovery_of_the_others(sessions, 
         monkeypatch.undo()
         rows.append(row)
     async with sessions.db.transaction() as tx:  # one row is damaged beyond replay
-        await tx.execute("UPDATE sessions SET options = '{oops' WHERE id = ?", (rows[1].id,))
+        # (unreadable options alone are rebuilt now: its state lost and its log broken too)
+        await tx.execute("UPDATE sessions SET options = '{oops', state = NULL WHERE id = ?",
+                         (rows[1].id,))
+        await tx.execute("UPDATE actions SET code = 'nonsense' WHERE session_id = ?",
+                         (rows[1].id,))
     with caplog.at_level(logging.ERROR):
-        events = await rooms_over(Sessions(sessions.db, clock=sessions.clock)).timers.recover()
+        again = Sessions(sessions.db, clock=sessions.clock, strict_bots=True)
+        events = await rooms_over(again).timers.recover()
     assert sorted(e.session.id for e in events if e.kind == "computer") == [rows[0].id,
                                                                            rows[2].id]
     assert f"session {rows[1].id}" in caplog.text

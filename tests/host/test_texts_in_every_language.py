@@ -62,7 +62,7 @@ async def test_no_raw_id_or_key_in_any_text_of_a_whole_game(game_id, tmp_path):
     players = min(max(game.meta.min_players, 3), game.meta.max_players)
     variants = workable_variants(game, players)
     async with Database(tmp_path / "t.sqlite3") as db:
-        sessions = Sessions(db, seed_source=lambda: 11)
+        sessions = Sessions(db, seed_source=lambda: 11, strict_bots=True)
         outcome = await sessions.new(guild_id=None, channel_id=1, game_id=game_id, user_id=100,
                                      name="Ada", players=players, variants=variants or None)
         notices = list(outcome.notices)

@@ -10,6 +10,8 @@ import pytest
 
 import engines
 from db import Database
+from db import seats as seat_sql
+from db import timers as timer_sql
 from session.clocks import DAY
 from session.service import Sessions
 from session.timers import OWNER_GRACE
@@ -76,11 +78,11 @@ async def test_a_silent_game_is_warned_then_archived_unless_someone_moves(sessio
     await kingdomino(sessions, pace=None)
     clock.advance(days=31)
     warned = await rooms.timers.fire_due()
-    # the player to move was reminded and declared absent meanwhile (issue 12), once each
+    # the player to move was declared absent meanwhile, once; the reminders that came due
+    # before it are stale beside the absence's vote, which pings the player (issue 27)
     assert [(e.kind, e.params) for e in warned if e.kind == "idle_warn"] == [
         ("idle_warn", {"days": 30})]
-    assert sorted(e.kind for e in warned) == ["absent", "idle_warn", "remind"]
-    assert [s for s, _ in next(e for e in warned if e.kind == "remind").params["seats"]] == [0]
+    assert sorted(e.kind for e in warned) == ["absent", "idle_warn"]
     clock.advance(days=8)
     events = await rooms.timers.fire_due()
     assert [e.kind for e in events] == ["archived"]
@@ -96,7 +98,8 @@ async def test_a_move_after_the_warning_keeps_the_game(sessions, clock):
     await sessions.act(row.id, user, engines.get("kingdomino").legal_actions(
         await sessions.state(row), seat)[0])
     clock.advance(days=8)
-    assert [e.kind for e in await rooms.timers.fire_due()] == ["remind", "absent"]  # the next player's
+    # the next player's absence (its reminder, due with it, is stale beside the vote)
+    assert [e.kind for e in await rooms.timers.fire_due()] == ["absent"]
     assert (await sessions.session(row.id)).status == "active"
 
 
@@ -106,8 +109,8 @@ async def test_a_pending_timer_survives_a_restart_and_fires_once(sessions, db_pa
     clock.advance(minutes=6)
     db1 = await Database(db_path).open()
     db2 = await Database(db_path).open()
-    first = rooms_over(Sessions(db1, clock=clock)).timers
-    second = rooms_over(Sessions(db2, clock=clock)).timers
+    first = rooms_over(Sessions(db1, clock=clock, strict_bots=True)).timers
+    second = rooms_over(Sessions(db2, clock=clock, strict_bots=True)).timers
     fired = [e.kind for e in await first.fire_due()] + [e.kind for e in await second.fire_due()]
     assert fired == ["remind"]
     await db1.close()
@@ -120,7 +123,7 @@ async def test_the_silence_before_a_warning_is_configurable(db_path, clock, monk
 
     toy.install(monkeypatch)
     async with Database(db_path) as db:
-        sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3))
+        sessions = Sessions(db, clock=clock, idle_after=timedelta(days=3), strict_bots=True)
         await kingdomino(sessions, pace=None)
         clock.advance(days=4)
         assert [e.params for e in await rooms_over(sessions).timers.fire_due()
@@ -132,7 +135,7 @@ async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, c
     busy = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
     other = await stopped_before_a_computer_move(sessions, CH + 1, monkeypatch)
     sessions.db.lock_wait = 1.0
-    restarted = rooms_over(Sessions(sessions.db, clock=clock)).timers
+    restarted = rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers
     holding = asyncio.Event()
 
     async def click_in_progress():
@@ -154,7 +157,7 @@ async def test_a_game_busy_at_start_up_is_recovered_after_the_others(sessions, c
 async def test_computer_seats_move_again_after_a_restart(sessions, clock, monkeypatch):
     row = await stopped_before_a_computer_move(sessions, CH, monkeypatch)
     game = engines.get("kingdomino")
-    restarted = rooms_over(Sessions(sessions.db, clock=clock)).timers
+    restarted = rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers
     events = await restarted.recover()
     assert [e.kind for e in events] == ["computer"]
     assert events[0].session.version > row.version
@@ -199,7 +202,7 @@ async def test_a_timeout_vote_that_could_not_be_posted_is_tried_again(sessions, 
     await task
     assert posted.count("timeout") == 1 and not failures
     # a restart re-announces a timeout that already fired (its vote may never have shown)
-    again = await rooms_over(Sessions(sessions.db, clock=clock)).timers.recover()
+    again = await rooms_over(Sessions(sessions.db, clock=clock, strict_bots=True)).timers.recover()
     assert [e.kind for e in again] == ["timeout"]
 
 
@@ -231,3 +234,73 @@ async def test_another_shards_timers_wait_for_its_process_unless_it_seems_down(s
     taken_over = await mine.fire_due()
     assert [e.kind for e in taken_over] == ["remind"] and not mine.left_to_owner
     assert await theirs.fire_due() == []  # claimed: never twice
+
+
+async def test_a_forward_jump_past_the_deadline_posts_the_vote_and_no_stale_reminder(
+        sessions, clock):
+    """The clock jumps past a turn's deadline with both reminders pending: the vote that
+    replaced them is posted, the reminders are not (issue 27, item 7); none comes later."""
+    rooms = rooms_over(sessions)
+    row = await kingdomino(sessions, players=3, pace="daily:1")
+    seat, _ = await mover(sessions, row)
+    assert [t["kind"] for t in await sessions.store.pending_timers(row.id)] == [
+        "remind", "last_call", "timeout", "idle_warn"]
+    clock.advance(days=1, hours=1)
+    assert [(e.kind, e.seat) for e in await rooms.timers.fire_due()] == [("timeout", seat)]
+    assert not [t for t in await sessions.store.pending_timers(row.id) if t["seat"] == seat]
+    clock.advance(hours=1)
+    assert await rooms.timers.fire_due() == []
+
+
+async def test_a_reminder_due_after_its_deadline_is_not_posted(sessions, clock):
+    """A reminder that comes due once the clock has run out (quiet hours pushed it past the
+    deadline, or the timeout fired in an earlier pass) is stale: the vote already asks."""
+    rooms = rooms_over(sessions)
+    row = await kingdomino(sessions, players=3, pace="daily:1")
+    seat, _ = await mover(sessions, row)
+    # a reminder held back by quiet hours until after the deadline
+    await sessions.store.run([timer_sql.seat_timer(
+        row.id, seat, "last_call", (clock() + timedelta(days=1, hours=2)).isoformat())])
+    clock.advance(days=1, minutes=1)
+    kinds = [e.kind for e in await rooms.timers.fire_due()]
+    assert kinds == ["timeout"]
+    clock.advance(hours=2)
+    assert await rooms.timers.fire_due() == []
+
+
+async def test_an_untimed_reminder_beside_the_absence_vote_is_not_posted(sessions, clock):
+    rooms = rooms_over(sessions)
+    row = await kingdomino(sessions, pace=None, players=3)
+    seat, _ = await mover(sessions, row)
+    clock.advance(days=4)  # reminders at 24 h and 48 h, the absence at 72 h
+    assert [(e.kind, e.seat) for e in await rooms.timers.fire_due()] == [("absent", seat)]
+
+
+@pytest.mark.parametrize("pace, bank", [("realtime:5", 300.0), ("daily:1", DAY)])
+async def test_a_backward_jump_during_a_turn_does_not_grow_the_bank(sessions, clock, pace,
+                                                                    bank):
+    """The clock goes back a day while a player's clock runs: the time they spent is never
+    negative, so their bank is what they had, not a day more (issue 27, item 7)."""
+    row = await kingdomino(sessions, pace=pace)
+    seat, user = await mover(sessions, row)
+    assert row.seats[seat].bank == bank
+    clock.advance(days=-1)
+    rooms = rooms_over(sessions)
+    assert rooms.absence.timed_out(row, seat) is False
+    row = (await sessions.act(row.id, user, engines.get("kingdomino").legal_actions(
+        await sessions.state(row), seat)[0])).session
+    assert row.seats[seat].running_since is None  # kingdomino: the turn passed on
+    assert row.seats[seat].bank == bank
+
+
+async def test_a_bank_never_exceeds_what_the_pace_allows(sessions, clock):
+    """A bank above the pace's most (a row written by an older version, a clock that went
+    back before this fix) is cut down to it when the turn ends."""
+    row = await kingdomino(sessions, pace="daily:1")  # at most 3 days banked
+    seat, user = await mover(sessions, row)
+    await sessions.store.run([seat_sql.start_clock(row.id, seat, 10 * DAY,
+                                                   clock().isoformat())])
+    clock.advance(hours=1)
+    row = (await sessions.act(row.id, user, engines.get("kingdomino").legal_actions(
+        await sessions.state(row), seat)[0])).session
+    assert row.seats[seat].bank == 3 * DAY

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import types
 
+import engines
 from engines.base import (
     Game,
     GameMeta,
@@ -91,11 +92,9 @@ def render_hand(view, *, names, lang="en"):
 
 
 def install(monkeypatch) -> None:
-    """Register the toy game and its renderer for one test."""
-    import engines
-
-    monkeypatch.setitem(engines._MODULES, "toy", "tests.host.toy")
-    monkeypatch.setitem(engines._loaded, "toy", GAME)
+    """Register the toy game and its renderer for one test (tests/host/conftest.py's
+    ``forget_the_toy`` unregisters the game after each test)."""
+    engines.register("toy", GAME)
     module = types.ModuleType("render.toy")
     module.__dict__.update(render_board=render_board, render_hand=render_hand)
     monkeypatch.setitem(sys.modules, "render.toy", module)

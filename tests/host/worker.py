@@ -26,7 +26,7 @@ from session.service import Sessions
 async def main(target: str, folder: Path, name: str, now: str, command: str, *args: str) -> dict:
     fixed = datetime.fromisoformat(now)
     async with Database(target) as db:
-        sessions = Sessions(db, clock=lambda: fixed)
+        sessions = Sessions(db, clock=lambda: fixed, strict_bots=True)
         timers = compose(sessions, owns=lambda guild_id: True).timers
         (folder / f"{name}.ready").touch()
         give_up = time.monotonic() + 60

@@ -139,16 +139,6 @@ def test_opening_picks_reveal_the_next_drawn_king():
     assert events[0]["key"] == "kingdomino.event.picked" and events[0]["reveal"] is True
 
 
-def test_apply_never_mutates_its_input():
-    state = GAME.setup(4, {"variants": ["dynasty"]}, 17)
-    while not GAME.is_over(state):
-        seat = GAME.to_act(state)[0]
-        before = snapshot(state)
-        new, _ = GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
-        assert snapshot(state) == before
-        state = new
-
-
 def test_describe_every_legal_action():
     state = round_state()
     for code in GAME.legal_actions(state, 2):

@@ -11,16 +11,10 @@ from PIL import Image
 
 from engines.bunny_kingdom import GAME
 from engines.bunny_kingdom.data import INDEX
-from render.bunny_kingdom import (
-    LAVA,
-    LAVA_CORE,
-    TEXT_PX,
-    _cell_box,
-    _fief_edges,
-    _header_parts,
-    render_board,
-    render_hand,
-)
+from render.bunny_kingdom import render_board, render_hand
+from render.bunny_kingdom.board import cell_box, fief_edges
+from render.bunny_kingdom.lines import header_parts
+from render.bunny_kingdom.style import LAVA, LAVA_CORE, TEXT_PX
 from render.common import SEAT_COLOURS, record_text
 from tests.bunny_kingdom.helpers import board_only, fresh
 
@@ -31,12 +25,12 @@ def _board(state) -> tuple[Image.Image, int]:
     """The decoded board and where its map starts (below the header)."""
     view = GAME.view(state, None)
     image = Image.open(io.BytesIO(render_board(view, names=NAMES[:state["players"]])))
-    header_lines = len(_header_parts(view, NAMES, "en"))
+    header_lines = len(header_parts(view, NAMES, "en"))
     assert header_lines  # the map starts below a header of one or more lines
     # the map's top: find the first row of the A1 cell's terrain under the "1" label
     top = next(y for y in range(image.height)
-               if image.convert("RGB").getpixel((_cell_box(0)[0] + 30, y))
-               == (52, 120, 58)) - _cell_box(0)[1] - 1
+               if image.convert("RGB").getpixel((cell_box(0)[0] + 30, y))
+               == (52, 120, 58)) - cell_box(0)[1] - 1
     return image.convert("RGB"), top
 
 
@@ -45,7 +39,7 @@ def test_fief_edges_follow_owners_and_lava():
     owner[INDEX["B1"]] = owner[INDEX["B2"]] = owner[INDEX["B3"]] = 0  # B1|B2 is lava
     owner[INDEX["C3"]] = 1
     lava = {frozenset((INDEX["B1"], INDEX["B2"]))}
-    edges = set(_fief_edges(owner, lava))
+    edges = set(fief_edges(owner, lava))
     assert (INDEX["B1"], "right") in edges and (INDEX["B2"], "left") in edges  # lava splits
     assert (INDEX["B2"], "right") not in edges and (INDEX["B3"], "left") not in edges
     assert (INDEX["B3"], "bottom") in edges and (INDEX["C3"], "top") in edges  # owners differ
@@ -62,7 +56,7 @@ def test_lava_shows_between_any_two_cells_in_every_round(round_no, owners):
     image, top = _board(state)
     for a, b in GAME.view(state, None)["board"]["lava"]:
         ia, ib = sorted((INDEX[a], INDEX[b]))
-        x0, y0, x1, y1 = _cell_box(ia, top)
+        x0, y0, x1, y1 = cell_box(ia, top)
         if ib - ia == 1:
             strip = [image.getpixel((x1, y)) for y in range(y0 + 4, y1 - 4)]
         else:
@@ -77,7 +71,7 @@ def test_a_fief_is_outlined_in_its_owners_colour_only_where_it_ends():
         state["owner"][INDEX[cell]] = 2
     state["owner"][INDEX["E6"]] = 1
     image, top = _board(state)
-    e4, e5, e6 = (_cell_box(INDEX[c], top) for c in ("E4", "E5", "E6"))
+    e4, e5, e6 = (cell_box(INDEX[c], top) for c in ("E4", "E5", "E6"))
     mid_y = (e4[1] + e4[3]) // 2
     assert image.getpixel((e4[0] + 3, mid_y)) == SEAT_COLOURS[2]  # E4's outer left side
     assert image.getpixel((e4[2] - 3, mid_y)) != SEAT_COLOURS[2]  # E4|E5: one fief, no line
@@ -143,7 +137,7 @@ def test_the_board_keeps_one_size_while_the_game_is_played(players):
 
 
 def test_text_inside_icons_reaches_wcag_aa():
-    from render.bunny_kingdom import ICON_TEXT
+    from render.bunny_kingdom.style import ICON_TEXT
     from render.common import MIN_CONTRAST, contrast_ratio
 
     assert len(ICON_TEXT) == 7
@@ -153,7 +147,7 @@ def test_text_inside_icons_reaches_wcag_aa():
 
 def test_every_owned_cell_carries_its_owners_shape(monkeypatch):
     """Owners are never told by colour alone: each owned cell has the owner's seat marker."""
-    import render.bunny_kingdom as bk
+    import render.bunny_kingdom.board as bk
 
     state = board_only(3)
     for cell, seat in (("A1", 0), ("A2", 0), ("E5", 1), ("J10", 2)):
@@ -162,7 +156,7 @@ def test_every_owned_cell_carries_its_owners_shape(monkeypatch):
     real = bk.draw_seat_marker
     monkeypatch.setattr(bk, "draw_seat_marker",
                         lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
-    bk._cell_tile.cache_clear()
+    bk.cell_tile.cache_clear()
     render_board(GAME.view(state, None), names=NAMES[:3])
     # one per owned cell, one in each player's block
     assert sorted(drawn) == sorted([0, 0, 1, 2] + [0, 1, 2])

@@ -13,7 +13,7 @@ from tests.standin.server import Discord
 REPO = Path(__file__).resolve().parents[2]
 #: settings of the developer's environment or .env that must not leak into the bot under test
 _DROP = ("DISCORD_TOKEN", "STOLIK_DB", "STOLIK_GUILD", "STOLIK_DISCORD_API", "STOLIK_SHARD_COUNT",
-         "STOLIK_SHARD_IDS")
+         "STOLIK_SHARD_IDS", "STOLIK_HTTP")
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from session import ids
-from tests.standin.server import (
+from tests.standin.model import (
     APP_COMMAND,
     AUTOCOMPLETE_REQUEST,
     COMPONENT,
@@ -19,11 +19,11 @@ from tests.standin.server import (
     DEFERRED_UPDATE,
     MESSAGE,
     UPDATE,
-    Discord,
     Interaction,
     Message,
     now_iso,
 )
+from tests.standin.server import Discord
 
 MENTION = re.compile(r"<@!?(\d+)>")
 #: application command option types
@@ -45,54 +45,14 @@ class Player:
                      focused: str | None = None) -> dict[str, Any]:
         """The ``data`` of an application command as Discord sends it, checked like the
         Discord client checks it (known names, required options, choices, ranges)."""
-        names = qualified.split()
-        synced = self.discord.commands.get(self.discord.guild_id) or self.discord.commands.get(None)
-        assert synced, "the bot has not synced its commands"
-        top = next((c for c in synced if c["name"] == names[0]), None)
-        assert top is not None, f"/{names[0]} was not synced"
-        level, defs = top, top.get("options") or []
-        nest: list[dict[str, Any]] = []
-        for name in names[1:]:
-            sub = next((o for o in defs if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_GROUP)),
-                       None)
-            assert sub is not None, f"/{qualified}: no subcommand {name}"
-            nest.append({"name": name, "type": sub["type"], "options": []})
-            level, defs = sub, sub.get("options") or []
-        del level
+        top, nest, defs = self.synced_command(qualified)
         values = []
         resolved: dict[str, Any] = {}
         for opt in defs:
             if opt["name"] not in options:
                 assert not opt.get("required") or focused, f"/{qualified}: {opt['name']} is required"
                 continue
-            value = options[opt["name"]]
-            entry: dict[str, Any] = {"name": opt["name"], "type": opt["type"], "value": value}
-            if opt["name"] == focused:
-                entry["focused"] = True
-                entry["value"] = str(value)
-            else:
-                if opt.get("choices"):
-                    assert value in [c["value"] for c in opt["choices"]], \
-                        f"/{qualified}: {value!r} is not a choice of {opt['name']}"
-                if opt["type"] == STRING and isinstance(value, str):
-                    # the Discord client lets nobody type past the limits the bot declared
-                    assert len(value) <= opt.get("max_length", 6000), \
-                        f"/{qualified}: {opt['name']} longer than its max_length"
-                    assert len(value) >= opt.get("min_length", 0)
-                if opt["type"] == INTEGER:
-                    assert isinstance(value, int)
-                    assert opt.get("min_value") is None or value >= opt["min_value"]
-                    assert opt.get("max_value") is None or value <= opt["max_value"]
-            if opt["type"] == USER and opt["name"] != focused:
-                # Discord sends the user (and, in a guild, the member) of a user option
-                entry["value"] = str(value)
-                resolved.setdefault("users", {})[str(value)] = self.discord.user_payload(int(value))
-                resolved.setdefault("members", {})[str(value)] = {
-                    "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
-                    "flags": 0, "pending": False, "nick": None, "avatar": None,
-                    "premium_since": None, "communication_disabled_until": None,
-                    "permissions": self.discord.permissions_of(int(value))}
-            values.append(entry)
+            values.append(self.option_entry(qualified, opt, options[opt["name"]], focused, resolved))
         unknown = set(options) - {o["name"] for o in defs}
         assert not unknown, f"/{qualified}: no option {unknown}"
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1}
@@ -108,6 +68,45 @@ class Player:
         if resolved:
             data["resolved"] = resolved
         return data
+
+    def synced_command(self, qualified: str
+                       ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+        """The synced command ``/qualified`` names: its top-level definition, the subcommand
+        (group) entries leading to it, and the definitions of its options."""
+        names = qualified.split()
+        synced = self.discord.commands.get(self.discord.guild_id) or self.discord.commands.get(None)
+        assert synced, "the bot has not synced its commands"
+        top = next((c for c in synced if c["name"] == names[0]), None)
+        assert top is not None, f"/{names[0]} was not synced"
+        defs = top.get("options") or []
+        nest: list[dict[str, Any]] = []
+        for name in names[1:]:
+            sub = next((o for o in defs if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_GROUP)),
+                       None)
+            assert sub is not None, f"/{qualified}: no subcommand {name}"
+            nest.append({"name": name, "type": sub["type"], "options": []})
+            defs = sub.get("options") or []
+        return top, nest, defs
+
+    def option_entry(self, qualified: str, opt: dict[str, Any], value: Any, focused: str | None,
+                     resolved: dict[str, Any]) -> dict[str, Any]:
+        """One option as Discord sends it; a user option's user and member go to ``resolved``."""
+        entry: dict[str, Any] = {"name": opt["name"], "type": opt["type"], "value": value}
+        if opt["name"] == focused:
+            entry["focused"] = True
+            entry["value"] = str(value)
+        else:
+            check_option(qualified, opt, value)
+        if opt["type"] == USER and opt["name"] != focused:
+            # Discord sends the user (and, in a guild, the member) of a user option
+            entry["value"] = str(value)
+            resolved.setdefault("users", {})[str(value)] = self.discord.user_payload(int(value))
+            resolved.setdefault("members", {})[str(value)] = {
+                "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
+                "flags": 0, "pending": False, "nick": None, "avatar": None,
+                "premium_since": None, "communication_disabled_until": None,
+                "permissions": self.discord.permissions_of(int(value))}
+        return entry
 
     async def command(self, channel_id: int, qualified: str, **options: Any) -> Interaction:
         return await self.discord.send_interaction(self.id, channel_id, APP_COMMAND,
@@ -137,6 +136,23 @@ class Player:
 
     def __repr__(self) -> str:
         return f"<Player {self.name} {self.id}>"
+
+
+def check_option(qualified: str, opt: dict[str, Any], value: Any) -> None:
+    """A value the Discord client lets a user give: one of the choices, within the declared
+    length or range."""
+    if opt.get("choices"):
+        assert value in [c["value"] for c in opt["choices"]], \
+            f"/{qualified}: {value!r} is not a choice of {opt['name']}"
+    if opt["type"] == STRING and isinstance(value, str):
+        # the Discord client lets nobody type past the limits the bot declared
+        assert len(value) <= opt.get("max_length", 6000), \
+            f"/{qualified}: {opt['name']} longer than its max_length"
+        assert len(value) >= opt.get("min_length", 0)
+    if opt["type"] == INTEGER:
+        assert isinstance(value, int)
+        assert opt.get("min_value") is None or value >= opt["min_value"]
+        assert opt.get("max_value") is None or value <= opt["max_value"]
 
 
 def _component(message: Message, custom_id: str) -> dict[str, Any] | None:
