@@ -107,3 +107,32 @@ async def test_quiet_hours_hold_the_dm_and_deliver_one_digest(discord, clocked_b
     assert lines[0] == t("en", "ui.hand_your_move", game=t("en", "game.gheos"), channel=channel)
     assert lines[1].startswith(t("en", "ui.since_your_move", events="")) and "Bo" in lines[1]
     assert_no_violations(discord)
+
+
+async def test_two_friends_start_with_new_and_one_join(discord, bot):
+    """/game new without ``players`` and one Join start a game for two (no Start); the lobby
+    says how many it waits for; texts name commands as clickable mentions; right after the
+    end /game status answers about that game (issue 24, items 4 and 6)."""
+    channel = discord.text_channels[3]
+    ala, bo = Player(discord, "Ala"), Player(discord, "Bo")
+    table = Table(discord, channel, [ala, bo], random.Random(2))
+    created = await ala.command(channel, "game new", game="kingdomino")
+    await answer(discord, created)
+    await discord.wait_for(lambda: table.lobby_message(), 30, "the lobby")
+    [game_command] = [c for c in discord.commands[discord.guild_id] if c["name"] == "game"]
+    confirm = discord.messages[created.original_id or 0].content
+    assert f"</game join:{game_command['id']}>" in confirm, confirm
+    lobby = table.lobby_message()
+    assert lobby is not None and t("en", "ui.lobby_waiting", count=1) in lobby.content
+    join = next(c for c in lobby.custom_ids() if c.endswith(":l:join"))
+    await answer(discord, await bo.click(lobby, join))
+    await discord.wait_for(lambda: table.turn_message(), 30, "the game, started by the join")
+    await play_to_end(table, "kingdomino")
+    status = await bo.command(channel, "game status")
+    await answer(discord, status)
+    said = discord.messages[status.original_id or 0].content
+    assert said.startswith(t("en", "ui.status_over", game="Kingdomino",
+                             id=read_session(bot.db_path, channel).id,
+                             status=t("en", "ui.status_finished"),
+                             moves=read_session(bot.db_path, channel).version)), said
+    assert_no_violations(discord)
