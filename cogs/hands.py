@@ -121,22 +121,24 @@ class Hands:
         """One seat's card, in the player's language; a notification due in their quiet
         hours is held (the ping timer sends it when they end)."""
         lang = await self.posts.user_lang(user_id) or row.lang
-        if notify and (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock()):
-            notify = False
+        quiet = acting and (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock())
         news = ""
-        if since and notify is not False and acting:
+        if since and acting and not quiet:
             news = present.since_line(row, await self.sessions.news_since_move(row, seat), lang)
         spec = await present.hand_message(row, state, seat, lang, since=news)
-        await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify)
+        await self._living_hand(row.id, user_id, spec, lang, acting=acting,
+                                notify=False if quiet else notify)
 
     async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, lang: str,
                            *, acting: bool, notify: bool | None) -> None:
         """One living private message per player and game, edited in place when the view
         changes (an edit does not notify). A new DM (a notification) only when ``notify``
-        (``None``: when the player must act and has not had one for this turn); the card it
-        replaces then says the game moved on and loses its buttons, so a player's DMs never
-        pile up live-looking old hands. A message that is gone (deleted, DMs reset) is
-        replaced by a new one only for a player who must act now."""
+        (``None``: when the player must act and has not had one for this turn; ``False``
+        also while quiet hours hold it); the card it replaces then says the game moved on
+        and loses its buttons, so a player's DMs never pile up live-looking old hands. With
+        no card and nothing to tell, nothing is sent (the first DM comes with the player's
+        turn; the "My hand" button serves meanwhile); a card that is gone (deleted, DMs
+        reset) is forgotten, and the next notification brings a new one."""
         stored = await self.posts.hand_message(session_id, user_id)
         if notify is None:
             notify = acting and (stored is None or not stored.acting)
@@ -145,19 +147,14 @@ class Hands:
                 async with self.pace:
                     await self._message(stored).edit(**edit_kwargs(spec))
             except discord.NotFound:
-                stored = None  # gone: a new one below, if the player must act
-                if not acting:
-                    await self.posts.drop_hand_message(session_id, user_id)
-                    return
-            else:
-                if stored.acting and not acting:  # the turn is over: next time, a new DM
-                    await self.posts.save_hand_message(
-                        session_id, user_id, HandMessage(stored.channel_id, stored.message_id,
-                                                         False))
+                await self.posts.drop_hand_message(session_id, user_id)
                 return
-        if not notify and (stored is not None or not acting or notify is False):
-            # no card yet and nothing to be told now (not to act, or held by quiet hours):
-            # the first DM comes with the player's turn; the "My hand" button serves meanwhile
+            if stored.acting and not acting:  # the turn is over: next time, a new DM
+                await self.posts.save_hand_message(
+                    session_id, user_id, HandMessage(stored.channel_id, stored.message_id,
+                                                     False))
+            return
+        if not notify:
             return
         # each call its own slot: a first DM to a user may fetch the user and opens the DM
         # channel first (three calls in one slot went past a low limit)
