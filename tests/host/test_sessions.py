@@ -285,3 +285,27 @@ async def test_legal_moves_for_a_user(sessions):
     assert seat == 1 and codes == ["pick 1", "pick 2", "pick 3"]
     await sessions.act(sid, 2, "pick 1")
     assert (await sessions.legal(sid, 2))[2] == []
+
+
+async def test_news_since_a_seats_move_are_the_others_public_events(sessions):
+    """What a player who was away missed (issue 24): the others' public events since their
+    own last move, and none of a hand's secrets."""
+    import engines
+
+    await sessions.new(guild_id=1, channel_id=CH, game_id="gheos", user_id=1, name="Ala",
+                       players=2)
+    row = (await sessions.join(CH, 2, "Bo")).session
+    game = engines.get("gheos")
+    seen: list[int] = []
+    while len(set(seen[-2:])) < 2 or seen[-1] != 1:  # Ala's turn, then Bo's at least once
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        row = (await sessions.act(row.id, row.seats[seat].user_id,
+                                  game.legal_actions(state, seat)[0])).session
+        seen.append(seat)
+    news = await sessions.news_since_move(row, 0)
+    assert news and all(n.params.get("seat") == 1 for n in news)
+    assert all("private_to" not in n.params for n in news)  # nothing for one seat's eyes
+    assert await sessions.news_since_move(row, 1) == []  # Bo moved last
+    text = present.since_line(row, news, "pl")
+    assert text.startswith(t("pl", "ui.since_your_move", events="")) and "Bo" in text
