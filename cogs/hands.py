@@ -121,13 +121,15 @@ class Hands:
         """One seat's card, in the player's language; a notification due in their quiet
         hours is held (the ping timer sends it when they end)."""
         lang = await self.posts.user_lang(user_id) or row.lang
-        quiet = acting and (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock())
+        if not acting:
+            notify = False  # (the game moved on since: the player has acted already)
+        elif (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock()):
+            notify = False
         news = ""
-        if since and acting and not quiet:
+        if since and notify is not False:
             news = present.since_line(row, await self.sessions.news_since_move(row, seat), lang)
         spec = await present.hand_message(row, state, seat, lang, since=news)
-        await self._living_hand(row.id, user_id, spec, lang, acting=acting,
-                                notify=False if quiet else notify)
+        await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify)
 
     async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, lang: str,
                            *, acting: bool, notify: bool | None) -> None:
