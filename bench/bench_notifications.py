@@ -17,6 +17,9 @@ tests/e2e/notifications.py):
 - notifications to a player inside their quiet hours (goal 0).
 
 ``--bot-checkout`` runs another checkout's bot.py (e.g. the starting commit, for "before").
+``--think S`` (default 0.5): after each move the next waits 0.5-1.5 x S seconds, as a person
+reads the board first; with no thinking a simulated player often moves before its turn's DM
+goes out (it is at the screen: no DM then), which lowers the notifications per turn.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def setups(games: list[str]) -> list[tuple[str, int]]:
 
 
 async def one_game(discord: Discord, db: Path, channel: int, game_id: str, seats: int,
-                   seed: int, n: int) -> Result:
+                   seed: int, n: int, think: float = 0.0) -> Result:
     players = [Player(discord, f"T{n}P{i}") for i in range(seats)]
     hour = datetime.now(UTC).hour
     quiet = players[0]
@@ -78,7 +81,12 @@ async def one_game(discord: Discord, db: Path, channel: int, game_id: str, seats
     table = Table(discord, channel, players, random.Random(seed * 1000 + n), dms_closed=closed)
     start = len(discord.calls)
     await open_game(table, game_id, timeout=120)
-    moves = await play_to_end(table, game_id)
+    thinking = random.Random(seed * 7919 + n)  # apart from the table's: the same moves
+
+    async def pause(_: int) -> None:  # a person reads the board before the next move
+        await asyncio.sleep(think * thinking.uniform(0.5, 1.5))
+
+    moves = await play_to_end(table, game_id, between=pause if think else None)
     await asyncio.sleep(SETTLE)
     user_ids = [p.id for p in players]
     mine = [x for x in notifications(discord, discord.calls[start:]) if x.user_id in user_ids]
@@ -92,7 +100,7 @@ async def one_game(discord: Discord, db: Path, channel: int, game_id: str, seats
                   len(live_buttons(discord, channel, user_ids)), in_quiet)
 
 
-async def run(games: list[str], seed: int, checkout: Path) -> list[Result]:
+async def run(games: list[str], seed: int, checkout: Path, think: float) -> list[Result]:
     todo = setups(games)
     discord = Discord(channels=len(todo))
     await discord.start()
@@ -101,7 +109,8 @@ async def run(games: list[str], seed: int, checkout: Path) -> list[Result]:
     try:
         await bot.start(120)
         done = await asyncio.gather(
-            *(one_game(discord, workdir / "bench.sqlite3", discord.text_channels[n], game_id, seats, seed, n)
+            *(one_game(discord, workdir / "bench.sqlite3", discord.text_channels[n], game_id, seats,
+                       seed, n, think)
               for n, (game_id, seats) in enumerate(todo)), return_exceptions=True)
     finally:
         await bot.stop()
@@ -133,8 +142,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default=",".join(engines.available()))
     parser.add_argument("--bot-checkout", type=Path, default=REPO)
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="players wait 0.5-1.5 x this many seconds after each move")
     args = parser.parse_args()
-    report(asyncio.run(run(args.games.split(","), args.seed, args.bot_checkout)))
+    report(asyncio.run(run(args.games.split(","), args.seed, args.bot_checkout, args.think)))
 
 
 if __name__ == "__main__":
