@@ -6,7 +6,7 @@
 
 ``--shards N`` runs the bot as N processes, one shard each (``STOLIK_SHARD_COUNT`` /
 ``STOLIK_SHARD_IDS``), the games spread over N guilds, one on each shard; ``--postgres`` puts
-the bot on a throwaway PostgreSQL server (tests/pg.py) instead of a SQLite file.
+the bot on a throwaway PostgreSQL server (tests/pg.py, fsync on) instead of a SQLite file.
 
 Each game has its own channel; its simulated players click as fast as the bot answers (the
 next click as soon as the new board is up), or with ``--think S`` after thinking 0.5–1.5 × S
@@ -312,7 +312,8 @@ def main() -> None:
     if args.postgres:
         from tests.pg import PostgresServer
 
-        server = PostgresServer().start()
+        # fsync on, as SQLite's synchronous = FULL: both keep a shown move through a crash
+        server = PostgresServer(fsync=True).start()
         try:
             asyncio.run(run(args.games, args.seconds, args.game, args.players,
                             args.render_workers, args.shards, server.new_database(),

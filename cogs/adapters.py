@@ -12,7 +12,7 @@ import discord
 
 from cogs.pace import GlobalPace
 from session.errors import GameError, StoreError, outcome_of, store_refusal
-from session.present import ButtonSpec, MessageSpec, SelectSpec
+from session.specs import ButtonSpec, MessageSpec, SelectSpec
 from text.catalog import error_text, language, t
 
 log = logging.getLogger(__name__)

@@ -20,12 +20,12 @@ from cogs.adapters import Channels, clip, edit_kwargs, message_kwargs
 from cogs.hands import Hands
 from cogs.pace import GlobalPace
 from cogs.replies import Replies
-from session import facts, ids, present
+from session import facts, ids, present, results
 from session.errors import GameError, SessionError, StoreError
 from session.facts import SessionRow
 from session.posts import Posts
-from session.present import MessageSpec
 from session.service import Sessions, started
+from session.specs import MessageSpec
 from session.values import Outcome
 
 log = logging.getLogger(__name__)
@@ -402,7 +402,7 @@ class Board:
         if maybe_posted or pending:
             await self._retire_unrecorded(previous, message.id)
         if outcome.finished:
-            for content in present.breakdown_messages(row, row.lang):
+            for content in results.breakdown_messages(row, row.lang):
                 await self.replies.say(reply, channel, content)
 
     async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,

@@ -23,8 +23,8 @@ from cogs.board import Board
 from cogs.host import Host
 from session import ids, logs, present
 from session.errors import GameError, StoreError, outcome_of
-from session.present import MessageSpec
 from session.service import SessionError
+from session.specs import MessageSpec
 from text.catalog import t
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 PICK_BUDGET = 0.2
 
 BUTTON_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<rest>(?![0-9]+:s:).*)"
-SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:"
+SELECT_TEMPLATE = r"sk:(?P<sid>[0-9]+):(?P<version>[0-9]+):s:[1-4]?"
 
 
 def _host(interaction: discord.Interaction) -> Host:
@@ -180,8 +180,10 @@ async def _picker_step(interaction: discord.Interaction, parsed: ids.Parsed) -> 
     state = await host.sessions.state(row)
     if parsed.payload in codes and present.previewed(row.game_id, parsed.payload):
         return await present.preview_message(row, state, seat, parsed.payload, lang)
-    rows = present.picker_rows(row, state, codes, parsed.payload, lang)
-    return present.MessageSpec(t(lang, "ui.pick_move"), rows=rows)
+    spec = present.picker_message(row, state, codes, parsed.payload, lang)
+    if not spec.rows:  # a prefix that opens no legal move: no button of ours carries one
+        raise SessionError("error.bad_component", f"no move after {parsed.payload!r}")
+    return spec
 
 
 async def _hand(interaction: discord.Interaction, parsed: ids.Parsed) -> None:

@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.access import replay_target
 from cogs.adapters import answer_error, clip, confirm, lang_of, message_kwargs
 from cogs.host import Host
-from session import facts, present, workers
+from session import facts, present, seatnames, wording, workers
 from session import replay as replay_module
 from session.errors import GameError
 from session.facts import BOT_LEVELS
@@ -59,7 +59,7 @@ async def play(interaction: discord.Interaction, code: str) -> None:
     except GameError as error:
         await answer_error(interaction, error)
         return
-    done = present.describe(row, before or {}, code.strip(), lang)
+    done = wording.describe(row, before or {}, code.strip(), lang)
     reply: discord.Interaction | None = interaction
     try:
         await interaction.followup.send(t(lang, "ui.played", action=done), ephemeral=True)
@@ -89,7 +89,7 @@ async def legal_choices(
     for code in codes:
         if verbs and code.split()[0] not in verbs:
             continue
-        label = present.describe(row, state, code, lang)
+        label = wording.describe(row, state, code, lang)
         if typed and typed not in code.lower() and typed not in label.lower():
             continue
         out.append(app_commands.Choice(name=label[:100], value=code))
@@ -483,7 +483,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         except GameError as error:
             await answer_error(interaction, error)
             return
-        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif"),
+        files = [discord.File(io.BytesIO(made.animation), filename=f"stolik-{row.id}.gif",
+                              description=made.description),
                  discord.File(io.BytesIO(made.log.encode()), filename=f"stolik-{row.id}.txt")]
         await interaction.followup.send(
             t(lang, "ui.replay", game=t(lang, f"game.{row.game_id}"), id=row.id,
@@ -545,6 +546,7 @@ async def status_text(host: Host, row, lang: str) -> str:
               status=t(lang, f"ui.status_{row.status}"), moves=row.version),
             *present.final_lines(row, lang)]))
     state = await host.sessions.state(row)
+    row = seatnames.reader_row(row, lang)  # computer players named in the reader's language
     who = ", ".join(row.seats[s].name for s in facts.to_act(row, state))
     return "\n".join([
         t(lang, "ui.status", game=t(lang, f"game.{row.game_id}"), id=row.id, moves=row.version),
@@ -557,7 +559,7 @@ def history_text(rows, lang: str) -> str:
     if not rows:
         return t(lang, "ui.history_empty")
     lines = [t(lang, "ui.history_title")]
-    for row in rows:
+    for row in (seatnames.reader_row(r, lang) for r in rows):
         result = row.result or {}
         ranking = result.get("ranking") or []
         totals = result.get("totals") or []

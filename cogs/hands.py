@@ -17,8 +17,8 @@ from cogs.pace import GlobalPace
 from session import facts, ids, present
 from session.facts import SessionRow
 from session.posts import HandMessage, Posts
-from session.present import MessageSpec
 from session.service import Sessions
+from session.specs import MessageSpec
 from session.values import Outcome
 from text.catalog import language, t
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable
 
 #: Discord's global limit per bot token (requests per second)
@@ -38,6 +39,8 @@ class GlobalPace:
         self._next = 0.0  # when the next slot is free, once the burst is spent
         self.waited = 0  # calls that had to wait (for logs and benchmarks)
         self.on_wait = on_wait
+        self.limit = limit
+        self._granted: deque[float] = deque()  # when the calls of the last second went out
 
     def delay(self) -> float:
         """Reserve a slot; how long to wait for it."""
@@ -46,13 +49,32 @@ class GlobalPace:
         self._next = at + self.interval
         return max(0.0, at - now)
 
+    def admit(self) -> float:
+        """0 when a call may go now (and it is counted), else how long until the last second's
+        calls leave room for it. The slots of :meth:`delay` are kept when the event loop runs
+        on time; a loop stalled past several slots wakes their callers together, and this
+        holds the extra ones back, so what leaves the process stays under the limit."""
+        now = self.clock()
+        while self._granted and self._granted[0] <= now - 1.0:
+            self._granted.popleft()
+        if len(self._granted) >= self.limit:
+            return self._granted[0] + 1.0 - now
+        self._granted.append(now)
+        return 0.0
+
     async def __aenter__(self) -> None:
-        wait = self.delay()
-        if self.on_wait is not None:
-            self.on_wait(wait)
-        if wait > 0:
+        wait, total = self.delay(), 0.0
+        while True:
+            if wait > 0:
+                await asyncio.sleep(wait)
+                total += wait
+            wait = self.admit()
+            if wait == 0:
+                break
+        if total > 0:
             self.waited += 1
-            await asyncio.sleep(wait)
+        if self.on_wait is not None:
+            self.on_wait(total)
 
     async def __aexit__(self, *exc: object) -> None:
         return None

@@ -12,8 +12,6 @@ from db.database import DamagedRow, Database, IntegrityViolation, StaleVersion
 
 log = logging.getLogger(__name__)
 
-OPEN_STATUSES = ("lobby", "active")
-
 
 class ChannelBusy(Exception):
     """The channel already has an open session (the unique index said so)."""

@@ -103,6 +103,16 @@ class ScoreLine:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class TieBreak:
+    """One of the rulebook's tie-breaks after the points, in the order it applies: ``key``
+    names it in the catalog (``kingdomino.tiebreak.largest``), ``values`` holds each seat's
+    number (more is better). The final results show how each tie was broken with them."""
+
+    key: str
+    values: list[int]
+
+
 class Game(ABC):
     """Rules of one game. Methods never mutate the state they are given."""
 
@@ -176,6 +186,11 @@ class Game(ABC):
     @abstractmethod
     def ranking(self, state: State) -> list[list[int]]:
         """Seats grouped by place, best first; a group of several is a shared place."""
+
+    def tiebreaks(self, state: State) -> list[TieBreak]:
+        """The rulebook's tie-breaks after the points, in order (none: ties are shared).
+        :meth:`ranking` must order seats by ``(total, *values)`` (a contract test checks)."""
+        return []
 
     # --- notation and descriptions ------------------------------------------------------
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
@@ -269,7 +284,8 @@ def check_players(meta: GameMeta, players: int, variants: list[str]) -> None:
     """Reject a player count or variant the game does not allow (shared by every setup)."""
     if not meta.min_players <= players <= meta.max_players:
         raise BadOptions(
-            "error.players_range",
+            "error.players_exact" if meta.min_players == meta.max_players
+            else "error.players_range",
             f"{meta.id} is for {meta.min_players}-{meta.max_players} players, not {players}",
             game=meta.id, min=meta.min_players, max=meta.max_players, players=players,
         )

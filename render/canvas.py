@@ -29,6 +29,7 @@ from render.common import (
     TextRecord,
     font,
     min_label_px,
+    note_icon,
     seat_colour,
     seat_marker,
     text_records,
@@ -160,6 +161,10 @@ class Canvas:
         # a palette image counts colours by index
         return [self.palette.colours[i] for n, i in counts if isinstance(i, int) and n * 10 >= total]
 
+    def icon(self, kind: str, px: float) -> None:
+        """Note an icon ``px`` wide drawn on this canvas (``render.common.record_icons``)."""
+        note_icon(kind, int(px), self.width)
+
     def c(self, colour: RGB) -> int:
         """Palette index for ImageDraw calls: ``canvas.draw.line(..., fill=canvas.c(INK))``."""
         return self.palette[colour]
@@ -211,6 +216,7 @@ def seat_mark(canvas: Canvas, seat: int, centre: tuple[float, float], r: float,
     """A seat's shape (``render.common.SEAT_SHAPES``): the shared seat marker in the seat's
     colour, or the shape filled with a game's own ``colour`` (Dwóch's white and blue), or
     only its outline (Gheos, where players own no colour)."""
+    canvas.icon("seat", 2 * r)
     if colour is None and not outline_only:
         px = int(2 * r + 2)
         canvas.paste(_marker_sprite(seat, px, canvas.palette), (centre[0] - px / 2,

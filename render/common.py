@@ -12,14 +12,20 @@ pair at CIEDE2000 >= 20 under simulated deuteranopia, protanopia and tritanopia
 Text: renderers write through ``draw_text`` with a colour from ``text_on`` / ``legible``
 (WCAG AA, contrast >= 4.5:1). Under ``record_text()`` every call is recorded with the colours
 actually under it and the width of the PNG it ends in, so tests check contrast and phone
-readability (``PHONE_WIDTH``) of every text in every image.
+readability (``PHONE_WIDTH``) of every text in every image: >= ``PHONE_MIN_PX`` (11 px) once
+the image is shown 390 px wide. Icons (crowns, seat markers, resources, buildings) are noted
+with ``note_icon`` where they are pasted (cached layers included) and checked the same way
+under ``record_icons()``: >= ``PHONE_MIN_ICON_PX`` (14 px).
+
+Terrains: a colour and a texture (``draw_pattern``) or a glyph, so that no two terrains are
+told apart by colour alone (tests/render/test_terrain_patterns.py).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -48,12 +54,19 @@ MIN_CONTRAST = 4.5
 #: images are judged as shown on a phone this many pixels wide; a label a player needs to
 #: choose a move must then be >= PHONE_MIN_PX tall: font px * PHONE_WIDTH / image width
 PHONE_WIDTH = 390
-PHONE_MIN_PX = 9
+PHONE_MIN_PX = 11
+#: an icon (crown, seat marker, resource, building) must be >= this wide at phone width
+PHONE_MIN_ICON_PX = 14
 
 
 def min_label_px(image_width: int) -> int:
     """The smallest font size (px) that stays >= PHONE_MIN_PX at phone width."""
     return -(-PHONE_MIN_PX * image_width // PHONE_WIDTH)
+
+
+def min_icon_px(image_width: int) -> int:
+    """The smallest icon size (px) that stays >= PHONE_MIN_ICON_PX at phone width."""
+    return -(-PHONE_MIN_ICON_PX * image_width // PHONE_WIDTH)
 
 
 @lru_cache(maxsize=64)
@@ -172,6 +185,7 @@ def seat_marker(seat: int, px: int, faded: bool = False) -> Image.Image:
 def draw_seat_marker(img: Image.Image, seat: int, center: tuple[int, int], px: int,
                      faded: bool = False) -> None:
     """Paste the seat's marker centred at ``center`` (``img`` RGB or RGBA)."""
+    note_icon("seat", px)
     marker = seat_marker(seat, px, faded)
     x, y = center[0] - px // 2, center[1] - px // 2
     if img.mode == "RGBA":
@@ -200,25 +214,63 @@ class TextRecord:
         return self.size * PHONE_WIDTH / self.image_width if self.image_width else 0.0
 
 
+R = TypeVar("R")
+
+
+@contextmanager
+def _filling(var: ContextVar[list[R] | None]) -> Iterator[list[R]]:
+    """A new list in ``var`` while active (the recorders below)."""
+    records: list[R] = []
+    token = var.set(records)
+    try:
+        yield records
+    finally:
+        var.reset(token)
+
+
 _recording: ContextVar[list[TextRecord] | None] = ContextVar("render_text_records",
                                                              default=None)
 
 
-@contextmanager
-def record_text() -> Iterator[list[TextRecord]]:
+def record_text() -> AbstractContextManager[list[TextRecord]]:
     """Record every ``draw_text`` (and bypass layer caches) while active: for tests."""
-    records: list[TextRecord] = []
-    token = _recording.set(records)
-    try:
-        yield records
-    finally:
-        _recording.reset(token)
+    return _filling(_recording)
 
 
 def text_records() -> list[TextRecord] | None:
     """The list ``record_text`` is filling, or None: for drawing surfaces other than
     ``draw_text`` (render/canvas.py) that record their text themselves."""
     return _recording.get()
+
+
+@dataclass
+class IconRecord:
+    """An icon as drawn: what it is and its size (its smaller side) in image px."""
+
+    kind: str
+    px: int
+    #: width of the PNG the icon ended in (set by to_png or the canvas)
+    image_width: int = 0
+
+    def phone_px(self) -> float:
+        return self.px * PHONE_WIDTH / self.image_width if self.image_width else 0.0
+
+
+_icon_recording: ContextVar[list[IconRecord] | None] = ContextVar("render_icon_records",
+                                                                  default=None)
+
+
+def record_icons() -> AbstractContextManager[list[IconRecord]]:
+    """Record every icon a renderer notes (``note_icon``) while active: for tests. Icons in
+    cached layers are noted where the layer is pasted, so caches need no bypass."""
+    return _filling(_icon_recording)
+
+
+def note_icon(kind: str, px: int, image_width: int = 0) -> None:
+    """Tell ``record_icons`` that an icon ``px`` wide was drawn (no-op when not recording)."""
+    records = _icon_recording.get()
+    if records is not None:
+        records.append(IconRecord(kind, int(px), image_width))
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -316,6 +368,30 @@ def text_width(text: str, fnt: Any) -> float:
     return sum(_word(w, fnt)[3] for w in words) + _space_width(fnt) * (len(words) - 1)
 
 
+def fit_text(text: str, fnt: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
+    if text_width(text, fnt) <= width:
+        return text
+    while text and text_width(text + "…", fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def dotted_lines(parts: list[str], fnt: Any, width: float,
+                 broken: Callable[[str], list[str]] | None = None) -> list[str]:
+    """``parts`` joined with dots into as few lines as fit ``width`` (none for no parts); a
+    part that does not fit on the line before starts a line, or the lines ``broken`` makes
+    of it."""
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}  ·  {part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.extend([part] if broken is None else broken(part))
+    return lines
+
+
 @lru_cache(maxsize=64)
 def _space_width(fnt: Any) -> float:
     return float(fnt.getlength(" "))
@@ -357,9 +433,8 @@ def to_png(image: Image.Image, compress_level: int = 6,
            palette: Image.Image | None = None) -> bytes:
     """Encode as PNG; palette conversion keeps board images small. ``palette`` (from
     ``fixed_palette``) maps to known colours instead of building a palette per image."""
-    records = _recording.get()
-    if records is not None:
-        for record in records:
+    for records in (_recording.get(), _icon_recording.get()):
+        for record in records or ():
             if not record.image_width:
                 record.image_width = image.width
     buf = io.BytesIO()
@@ -371,6 +446,78 @@ def to_png(image: Image.Image, compress_level: int = 6,
         indexed = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     indexed.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
+
+
+def _stalks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Short upright strokes in staggered rows."""
+    for row, y in enumerate(range(3, px - 4, step)):
+        for x in range(3 + (row % 2) * step // 2, px - 2, step):
+            d.line([x, y, x, y + step // 2], fill=ink, width=2)
+
+
+def _trees(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Small triangles."""
+    for row, y in enumerate(range(3, px - step // 2, step)):
+        for x in range(2 + (row % 2) * step // 2, px - step // 2, step):
+            d.polygon([(x + step / 4, y), (x + step / 2, y + step / 2), (x, y + step / 2)],
+                      fill=ink)
+
+
+def _waves(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Zigzag lines."""
+    for y in range(step // 2, px - 2, step):
+        d.line([(x, y + (2 if (x // 4) % 2 else -2)) for x in range(0, px + 4, 4)], fill=ink,
+               width=1)
+
+
+def _tufts(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Little "v"s of grass."""
+    for row, y in enumerate(range(3, px - 5, step)):
+        for x in range(2 + (row % 2) * step // 2, px - 6, step):
+            d.line([(x, y), (x + 2, y + 4), (x + 4, y)], fill=ink, width=2)
+
+
+def _reeds(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Short dashes."""
+    for row, y in enumerate(range(step // 2, px - 2, step // 2 + 2)):
+        for x in range(2 + (row % 2) * step // 2, px - 3, step):
+            d.line([x, y, x + step // 2, y], fill=ink, width=2)
+
+
+def _hatch(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Diagonal lines."""
+    for k in range(-px, px, step // 2 + 2):
+        d.line([k, px, k + px, 0], fill=ink, width=1)
+
+
+def _bricks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Staggered courses of stones."""
+    for row, y in enumerate(range(0, px, step)):
+        d.line([0, y, px, y], fill=ink, width=1)
+        for x in range((row % 2) * step // 2, px, step):
+            d.line([x, y, x, y + step], fill=ink, width=1)
+
+
+def _peaks(d: ImageDraw.ImageDraw, px: int, step: int, ink: Any) -> None:
+    """Small mountain outlines."""
+    for row, y in enumerate(range(step // 2 + 2, px - 1, step)):
+        for x in range(1 + (row % 2) * step // 2, px - step + 2, step):
+            d.line([(x, y), (x + step // 2 - 1, y - step // 2 + 1), (x + step - 2, y)],
+                   fill=ink, width=2)
+
+
+#: the terrain textures ``draw_pattern`` draws
+PATTERNS: dict[str, Callable[[ImageDraw.ImageDraw, int, int, Any], None]] = {
+    "stalks": _stalks, "trees": _trees, "waves": _waves, "tufts": _tufts, "reeds": _reeds,
+    "hatch": _hatch, "bricks": _bricks, "peaks": _peaks,
+}
+
+
+def draw_pattern(d: ImageDraw.ImageDraw, kind: str, px: int, ink: Any) -> None:
+    """A terrain texture (the cue beside its colour: colour is never alone) over a square
+    ``px`` wide from (0, 0): ``kind`` one of ``PATTERNS``; ``ink`` a colour or palette
+    index. The spacing grows with the square, never under 7 px, so it shows on a phone."""
+    PATTERNS[kind](d, px, max(7, px // 4), ink)
 
 
 def column_label(index: int) -> str:

@@ -1,14 +1,17 @@
 """Kingdomino board image: every kingdom, the two lines of dominoes, whose turn it is.
 
 A pure function of the spectator view (``engines.kingdomino`` ``view(state, None)``): the
-renderer never sees the state, so it cannot show the face-down stack. Layout, narrow enough
-to read on a phone (labels >= 9 px at 390 px wide, ``render.common.PHONE_WIDTH``): a header
-(round, Dynasty game, who acts and what), the kingdoms two per row, each on its full working
+renderer never sees the state, so it cannot show the face-down stack. Layout, made for a
+phone (``render.common.PHONE_WIDTH``: every text >= 11 px and every crown and marker >= 14 px
+once the image is shown 390 px wide, so the image is about that wide): a header (round,
+Dynasty game, who acts and what), the kingdoms one under another, each on its full working
 grid with column letters and row numbers (cells the kingdom can no longer reach are shaded),
 then the line being placed and the next line as rows of dominoes, and a terrain legend.
-Owners are shown by the seat's colour *and* shape (castle, kings). Variant bonuses (Middle
-Kingdom, Harmony) are counted in the score but marked provisional until the game is over.
-Static pieces (terrain squares, crowns, grids with their labels) are drawn once and cached.
+The width depends only on the kingdom size, so it never changes during a game.
+Owners are shown by the seat's colour *and* shape (castle, kings); terrains by colour *and*
+a pattern (``TERRAIN_PATTERNS``: colour never alone). Variant bonuses (Middle Kingdom,
+Harmony) are counted in the score but marked provisional until the game is over. Static
+pieces (terrain squares, crowns, grids with their labels) are drawn once and cached.
 """
 
 from __future__ import annotations
@@ -23,13 +26,19 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     column_label,
+    dotted_lines,
+    draw_pattern,
     draw_seat_marker,
     draw_text,
+    fit_text,
     fixed_palette,
     font,
     layer_cache,
     legible,
+    min_icon_px,
     min_label_px,
+    note_icon,
+    text_on,
     text_width,
     to_png,
 )
@@ -42,6 +51,16 @@ TERRAIN_COLOURS = {
     "grassland": (146, 204, 92),
     "swamp": (128, 112, 80),
     "mine": (78, 70, 70),
+}
+#: the second, colour-free cue of each terrain (wheat and grassland, forest and swamp are
+#: close under protanopia): stalks, trees, waves, tufts, reeds, hatching
+TERRAIN_PATTERNS = {
+    "wheat": "stalks",
+    "forest": "trees",
+    "lake": "waves",
+    "grassland": "tufts",
+    "swamp": "reeds",
+    "mine": "hatch",
 }
 EMPTY_COLOUR = (238, 232, 218)
 OUT_COLOUR = (214, 208, 197)
@@ -62,25 +81,37 @@ def _faded(colour: tuple[int, int, int], towards: tuple[int, int, int]) -> tuple
     return (r, g, b)
 
 
+def _shade(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A terrain's pattern colour: its own colour, darker (lighter on dark terrains)."""
+    target = 255 if sum(colour) < 300 else 0
+    k = 0.45 if target else 0.35
+    r, g, b = (round(c + (target - c) * k) for c in colour)
+    return (r, g, b)
+
+
+PATTERN_COLOURS = {terrain: _shade(colour) for terrain, colour in TERRAIN_COLOURS.items()}
+
+
 #: every flat colour of the board, kept exact by the PNG palette (edges map to the nearest)
 PALETTE = fixed_palette((
     *TERRAIN_COLOURS.values(), *(_faded(c, FADED) for c in TERRAIN_COLOURS.values()),
-    *SEAT_COLOURS, *(_faded(c, PAPER) for c in SEAT_COLOURS),
+    *PATTERN_COLOURS.values(), *SEAT_COLOURS,
     EMPTY_COLOUR, OUT_COLOUR, GRID_LINE, HIGHLIGHT, ACTING, GOLD, FADED, STONE, HEADER_BG,
     SOFT, HEADER_TEXT, INK, PAPER, (255, 255, 255), (60, 40, 0), (0, 0, 0),
 ))
 
-MARGIN = 12
-GAP = 16  # between the two kingdoms of a row
+MARGIN = 10
 NAME_BAR = 30  # name and points
 DETAILS = 20  # a second line when needed: bonus (provisional), discards, Dynasty total
-LINE_SQUARE = 32  # a square of a domino in the lines
-SLOT_W = 142  # number, domino, king
+LINE_SQUARE = 40  # a square of a domino in the lines: room for three phone-sized crowns
+SLOT_W = 150  # number, domino, king
 LINE_ROW = LINE_SQUARE + 12
 
 
 def _cell_px(size: int) -> int:
-    return 30 if size <= 9 else 24
+    # 9 x 9: three crowns of a phone-readable size fit a square; 13 x 13 (Mighty Duel): one
+    # crown and the count beside it
+    return 40 if size <= 9 else 28
 
 
 def _label_w(size: int) -> int:
@@ -88,35 +119,59 @@ def _label_w(size: int) -> int:
 
 
 def _image_width(size: int) -> int:
-    return 2 * MARGIN + GAP + 2 * (_label_w(size) + size * _cell_px(size) + 1)
+    """One kingdom wide (kingdoms stand one under another): about a phone's width."""
+    return 2 * MARGIN + _label_w(size) + size * _cell_px(size) + 1
 
 
 # --- cached pieces ---------------------------------------------------------------------------
 @lru_cache(maxsize=16)
-def _crown(px: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
-    """A small crown icon, ``px`` wide."""
+def _crown(h: int, fill: tuple[int, int, int] = GOLD) -> Image.Image:
+    """A crown icon ``h`` tall (and a little wider)."""
     scale = 4  # draw large, shrink: smooth edges without antialiasing support in ImageDraw
-    w, h = px * scale, int(px * 0.8) * scale
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    w = round(h * 1.15)
+    img = Image.new("RGBA", (w * scale, h * scale), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    pts = [(0.05, 0.95), (0.05, 0.25), (0.3, 0.55), (0.5, 0.1), (0.7, 0.55),
-           (0.95, 0.25), (0.95, 0.95)]
-    d.polygon([(x * w, y * h) for x, y in pts], fill=fill, outline=(60, 40, 0), width=scale * 2)
-    return img.resize((px, int(px * 0.8)), Image.Resampling.LANCZOS)
+    pts = [(0.05, 0.95), (0.05, 0.2), (0.3, 0.52), (0.5, 0.05), (0.7, 0.52),
+           (0.95, 0.2), (0.95, 0.95)]
+    d.polygon([(x * w * scale, y * h * scale) for x, y in pts], fill=fill, outline=(60, 40, 0),
+              width=scale * 2)
+    return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=128)
-def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Image:
-    """One terrain square with its crowns."""
+def _crown_rows(crowns: int, px: int, crown: Image.Image) -> list[int] | None:
+    """Crowns per row that fit a square ``px`` wide, or None (then one crown and the count)."""
+    rows = [crowns] if crowns < 3 else [2, crowns - 2]
+    fits_w = max(rows) * crown.width + (max(rows) - 1) * 2 <= px - 4
+    fits_h = len(rows) * crown.height + (len(rows) - 1) * 2 <= px - 4
+    return rows if fits_w and fits_h else None
+
+
+@layer_cache(maxsize=256)
+def terrain_square(terrain: str, crowns: int, px: int, crown_h: int, faded: bool = False
+            ) -> Image.Image:
+    """One terrain square: colour, pattern and its crowns (``crown_h`` tall)."""
     colour = TERRAIN_COLOURS[terrain]
-    if faded:
-        colour = _faded(colour, FADED)
+    ink = PATTERN_COLOURS[terrain]
+    if faded:  # the pattern in the terrain's full colour: a colour the palette keeps exact
+        colour, ink = _faded(colour, FADED), colour
     img = Image.new("RGBA", (px, px), colour + (255,))
     d = ImageDraw.Draw(img)
+    draw_pattern(d, TERRAIN_PATTERNS[terrain], px, ink)
     d.rectangle([0, 0, px - 1, px - 1], outline=(0, 0, 0, 90))
     if crowns:
-        icon = _crown(int(px * 0.42))
-        rows = [crowns] if crowns < 3 else [2, crowns - 2]
+        icon = _crown(crown_h)
+        rows = _crown_rows(crowns, px, icon)
+        if rows is None:  # one crown and the count beside it, on a clear plate
+            digits = font(max(12, crown_h - 3), True)
+            tw = int(text_width(str(crowns), digits))
+            x = (px - icon.width - 1 - tw) // 2
+            tx = x + icon.width + 1
+            h = digits.size
+            d.rectangle([tx - 1, (px - h) // 2, tx + tw, (px + h) // 2], fill=colour)
+            img.alpha_composite(icon, (x, (px - icon.height) // 2))
+            draw_text(img, (tx, px // 2), str(crowns), font=digits,
+                      fill=text_on(colour), anchor="lm", draw=d)
+            return img.convert("RGB")
         y = (px - len(rows) * icon.height - (len(rows) - 1) * 2) // 2
         for count in rows:
             x = (px - count * icon.width - (count - 1) * 2) // 2
@@ -127,8 +182,15 @@ def _square(terrain: str, crowns: int, px: int, faded: bool = False) -> Image.Im
     return img.convert("RGB")  # opaque: pasted without alpha blending, which is much faster
 
 
+def _paste_square(img: Image.Image, xy: tuple[int, int], terrain: str, crowns: int, px: int,
+                  crown_h: int, faded: bool = False) -> None:
+    img.paste(terrain_square(terrain, crowns, px, crown_h, faded), xy)
+    if crowns:
+        note_icon("crown", crown_h)
+
+
 @lru_cache(maxsize=16)
-def _castle(px: int, seat: int) -> Image.Image:
+def castle_square(px: int, seat: int) -> Image.Image:
     """The castle square: the seat's marker (colour and shape) on stone."""
     img = Image.new("RGB", (px, px), STONE)
     draw_seat_marker(img, seat, (px // 2, px // 2), px - 4)
@@ -174,27 +236,6 @@ def _header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str
         else:
             parts.append(t(lang, "kingdomino.render.turn_place", player=player, n=acting["n"]))
     return parts
-
-
-def _lines_of(parts: list[str], fnt: Any, width: int) -> list[str]:
-    """Join ``parts`` with dots into as few lines as fit ``width`` (none for no parts)."""
-    lines: list[str] = []
-    for part in parts:
-        trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and text_width(trial, fnt) <= width:
-            lines[-1] = trial
-        else:
-            lines.append(part)
-    return lines
-
-
-def _fit(text: str, fnt: Any, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    if text_width(text, fnt) <= width:
-        return text
-    while text and text_width(text + "…", fnt) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 # --- kingdoms ---------------------------------------------------------------------------------
@@ -266,22 +307,24 @@ def _draw_kingdom(
     points_w = int(text_width(points, bold))
     draw_text(img, (x0 + bar_w, y0 + 12), points, font=bold, fill=INK, anchor="rm", draw=d)
     draw_text(img, (x0 + 26, y0 + 12),
-              _fit(_name(names, seat), bold, bar_w - 26 - points_w - 8),
+              fit_text(_name(names, seat), bold, bar_w - 26 - points_w - 8),
               font=bold, fill=INK, anchor="lm", draw=d)
     small = font(text_px)
-    for k, line in enumerate(_lines_of(_score_details(kingdom, view, lang), small,
+    for k, line in enumerate(dotted_lines(_score_details(kingdom, view, lang), small,
                                        bar_w - 26)):
-        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), _fit(line, small, bar_w - 26),
+        draw_text(img, (x0 + 26, y0 + NAME_BAR + 2 + k * DETAILS), fit_text(line, small, bar_w - 26),
                   font=small, fill=legible(SOFT, bar_bg), anchor="lm", draw=d)
 
     gx, gy = x0 + lw, y0 + bar + lw
     (r0, c0), (r1, c1) = _parse(kingdom["window"][0]), _parse(kingdom["window"][1])
     img.paste(_grid_base(size, (r0, c0, r1, c1), text_px), (x0, gy - lw))
     r, c = _parse(kingdom["castle"])
-    img.paste(_castle(px, seat), (gx + c * px, gy + r * px))
+    img.paste(castle_square(px, seat), (gx + c * px, gy + r * px))
+    note_icon("seat", px - 4)
+    crown_h = min_icon_px(img.width)
     for cell, (terrain, crowns) in kingdom["cells"].items():
         r, c = _parse(cell)
-        img.paste(_square(terrain, crowns, px), (gx + c * px, gy + r * px))
+        _paste_square(img, (gx + c * px, gy + r * px), terrain, crowns, px, crown_h)
     last = view.get("last_placed")
     if last and last["seat"] == seat:
         _outline(d, gx, gy, px, last["cells"], (255, 255, 255), 3)
@@ -320,8 +363,10 @@ def _draw_line(img: Image.Image, d: ImageDraw.ImageDraw, x0: int, y0: int, title
                   anchor="rm", fill=INK, key=True, draw=d)
         faded = done and not is_acting
         sx = x + 34
-        img.paste(_square(slot["a"][0], slot["a"][1], LINE_SQUARE, faded), (sx, y))
-        img.paste(_square(slot["b"][0], slot["b"][1], LINE_SQUARE, faded), (sx + LINE_SQUARE, y))
+        crown_h = min_icon_px(img.width)
+        _paste_square(img, (sx, y), slot["a"][0], slot["a"][1], LINE_SQUARE, crown_h, faded)
+        _paste_square(img, (sx + LINE_SQUARE, y), slot["b"][0], slot["b"][1], LINE_SQUARE,
+                      crown_h, faded)
         d.rectangle([sx, y, sx + 2 * LINE_SQUARE - 1, y + LINE_SQUARE - 1], outline=INK,
                     width=2)
         if slot["king"] is not None:
@@ -337,21 +382,23 @@ def _draw_legend(img: Image.Image | None, d: ImageDraw.ImageDraw, x0: int, y0: i
     With ``img`` None only measures."""
     f = font(text_px)
     x, y = x0, y0
-    row_h = max(22, text_px + 8)
+    icon_px = min_icon_px(width + 2 * MARGIN) + 6  # swatches large enough to show the pattern
+    row_h = max(icon_px + 6, text_px + 8)
     entries: list[tuple[Image.Image, str]] = [
-        (_square(terrain, 0, 18), t(lang, f"kingdomino.term.{terrain}"))
+        (terrain_square(terrain, 0, icon_px, icon_px), t(lang, f"kingdomino.term.{terrain}"))
         for terrain in TERRAIN_COLOURS
     ]
-    entries.append((_crown(18), "= 1"))
+    entries.append((_crown(min_icon_px(width + 2 * MARGIN)), "= 1"))
     for icon, text in entries:
-        w = 24 + int(text_width(text, f)) + 14
+        w = icon_px + 6 + int(text_width(text, f)) + 14
         if x > x0 and x + w > x0 + width:
             x, y = x0, y + row_h
         if img is not None:
             img.paste(icon, (x, y + (row_h - icon.height) // 2 - 2),
                       icon if icon.mode == "RGBA" else None)
-            draw_text(img, (x + 24, y + row_h // 2 - 2), text, font=f, anchor="lm", fill=INK,
-                      draw=d)
+            note_icon("legend", min(icon.size))
+            draw_text(img, (x + icon_px + 6, y + row_h // 2 - 2), text, font=f, anchor="lm",
+                      fill=INK, draw=d)
         x += w
     return y + row_h
 
@@ -365,7 +412,6 @@ def render_board(
 
     ``highlight`` maps a seat to cells to outline in its kingdom (e.g. a placement preview).
     """
-    players = view["players"]
     size = view["size"]
     width = _image_width(size)
     pw0 = _label_w(size) + size * _cell_px(size)
@@ -375,18 +421,17 @@ def render_board(
     # room for a details line per thing that may come: discards, bonuses, Dynasty total
     reserved = 1 + (view["games"] > 1) + bool({"middle_kingdom", "harmony"} & set(view["variants"]))
     bar = NAME_BAR + DETAILS * max(reserved, *(
-        len(_lines_of(_score_details(k, view, lang), font(text_px), pw0 - 26))
+        len(dotted_lines(_score_details(k, view, lang), font(text_px), pw0 - 26))
         for k in view["kingdoms"]))
-    pw, ph = _kingdom_panel_size(size, bar)
-    rows = (players + 1) // 2
+    _pw, ph = _kingdom_panel_size(size, bar)
+    rows = len(view["kingdoms"])
 
     d_probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     header_font = font(text_px + 2, True)
-    header_lines = _lines_of(_header_parts(view, names, lang), header_font, inner_w)
-    header_h = 12 + max(2, len(header_lines)) * (text_px + 8)
-    # an odd number of kingdoms leaves a free place beside the last one: the lines go there
-    in_free_place = players % 2 == 1
-    per_row = max(1, (pw if in_free_place else inner_w) // SLOT_W)
+    header_lines = dotted_lines(_header_parts(view, names, lang), header_font, inner_w)
+    # three lines fit every header of a phone-wide board: the height stays steady too
+    header_h = 12 + max(3, len(header_lines)) * (text_px + 8)
+    per_row = max(1, inner_w // SLOT_W)
     lines = []
     if view["current_line"]:
         lines.append((t(lang, "kingdomino.render.current_line"), view["current_line"], True))
@@ -396,10 +441,10 @@ def render_board(
         lines.append((t(lang, title), view["next_line"], False))
     # both lines always have their room: the first round has no current line, the last none
     # to come
-    per_line = players * view["kings_per_player"]
+    per_line = view["players"] * view["kings_per_player"]
     line_h = 2 * (text_px + 10 + -(-per_line // per_row) * LINE_ROW + 8)
     legend_h = _draw_legend(None, d_probe, 0, 0, inner_w, lang, text_px)
-    below = 0 if in_free_place and line_h <= ph else line_h
+    below = line_h
     height = (header_h + 10 + rows * (ph + 10) + below + (text_px + 12) + legend_h + MARGIN)
     img = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(img)
@@ -412,17 +457,13 @@ def render_board(
 
     marks = highlight or {}
     top = header_h + 10
-    for kingdom in view["kingdoms"]:
+    for row, kingdom in enumerate(view["kingdoms"]):
         seat = kingdom["seat"]
-        x = MARGIN + (seat % 2) * (pw + GAP)
-        y = top + (seat // 2) * (ph + 10)
-        _draw_kingdom(img, d, x, y, kingdom, view, names, lang, marks.get(seat, []), text_px,
-                      bar)
+        _draw_kingdom(img, d, MARGIN, top + row * (ph + 10), kingdom, view, names, lang,
+                      marks.get(seat, []), text_px, bar)
 
     y = top + rows * (ph + 10)
     lines_x, lines_y = MARGIN, y
-    if not below:
-        lines_x, lines_y = MARGIN + pw + GAP, top + (rows - 1) * (ph + 10)
     acting = view.get("acting")
     for title, slots, current in lines:
         # each line keeps its place: the line being placed on top, the next one below (before

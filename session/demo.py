@@ -14,7 +14,7 @@ from pathlib import Path
 import engines
 import render
 from db import Database
-from session import computer, present
+from session import computer, results, wording
 from session.service import Sessions
 from text.catalog import t
 
@@ -51,7 +51,7 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
         while row.status == "active":
             state = await sessions.state(row)
             (out / f"board_{frame:03d}.png").write_bytes(
-                render.board_png(game_id, game.view(state, None), names=present.names(row),
+                render.board_png(game_id, game.view(state, None), names=wording.names(row),
                                  lang=lang))
             frame += 1
             seat = game.to_act(state)[0]
@@ -63,11 +63,11 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
             row = outcome.session
         state = await sessions.state(row)
         (out / f"board_{frame:03d}.png").write_bytes(
-            render.board_png(game_id, game.view(state, None), names=present.names(row), lang=lang))
+            render.board_png(game_id, game.view(state, None), names=wording.names(row), lang=lang))
         replayed = await sessions.replay(row)
         same = json.dumps(replayed, sort_keys=True) == json.dumps(state, sort_keys=True)
-        print("\n".join(present.final_lines(row, lang)))
-        for content in present.breakdown_messages(row, lang):
+        print("\n".join(results.final_lines(row, lang)))
+        for content in results.breakdown_messages(row, lang):
             print(content)
         print(t(lang, "demo.end", moves=row.version, images=frame + 1, out=str(out), db=str(path),
                 replay="OK" if same else "MISMATCH"))

@@ -34,8 +34,10 @@ def pick(session_id: int, version: int, prefix: str) -> str:
     return f"sk:{session_id}:{version}:p:{prefix}"
 
 
-def select(session_id: int, version: int) -> str:
-    return f"sk:{session_id}:{version}:s:"
+def select(session_id: int, version: int, menu: int = 0) -> str:
+    """A menu of moves; ``menu`` tells apart the menus of one message (Discord wants every
+    custom id of a message different)."""
+    return f"sk:{session_id}:{version}:s:{menu or ''}"
 
 
 def select_value(value: str, complete: bool) -> str:
@@ -68,37 +70,48 @@ def rematch(session_id: int) -> str:
 
 
 _KINDS = {"a": "act", "p": "pick", "s": "select"}
+#: ids that carry nothing but the session
+_BARE = {"h": "hand", "u": "undo", "r": "rematch"}
+#: the number of a menu among a message's menus (none: the first)
+_MENU = re.compile(r"[1-4]?")
+
+
+def _number(text: str) -> int | None:
+    """A version as the id spells it: ASCII digits ("²" is a digit to str.isdigit, not to
+    int()) within SQLite's integers; None for anything else."""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_ID:
+        return None
+    return int(text)
+
+
+def _tagged(sid: int, rest: str) -> Parsed | None:
+    """The ids named by a letter and a colon: abandon, lobby, vote."""
+    tag, payload = rest[:2], rest[2:]
+    if tag == "x:":
+        version = _number(payload)
+        return None if version is None else Parsed(sid, "abandon", version, "")
+    if tag == "l:":
+        return Parsed(sid, "lobby", None, payload)
+    if tag == "v:" and _VOTE.fullmatch(payload):
+        return Parsed(sid, "vote", None, payload)  # "<choice>:<topic>"
+    return None
 
 
 def parse(custom_id: str) -> Parsed | None:
     """Parse an id; None for anything that is not ours or is malformed."""
     match = _PARSE.fullmatch(custom_id)
-    if not match:
+    if not match or int(match["sid"]) > MAX_ID:
         return None
     sid, rest = int(match["sid"]), match["rest"]
-    if sid > MAX_ID:
-        return None
-    if rest == "h":
-        return Parsed(sid, "hand", None, "")
-    if rest == "u":
-        return Parsed(sid, "undo", None, "")
-    if rest == "r":
-        return Parsed(sid, "rematch", None, "")
-    if rest.startswith("x:"):
-        version = rest[2:]
-        # "²" is a digit to str.isdigit, not to int(); ids are ASCII digits
-        if not (version.isascii() and version.isdigit()) or int(version) > MAX_ID:
-            return None
-        return Parsed(sid, "abandon", int(version), "")
-    if rest.startswith("l:"):
-        return Parsed(sid, "lobby", None, rest[2:])
-    if rest.startswith("v:"):
-        if not _VOTE.fullmatch(rest[2:]):
-            return None
-        return Parsed(sid, "vote", None, rest[2:])  # "<choice>:<topic>"
-    version, sep, tail = rest.partition(":")
+    if rest in _BARE:
+        return Parsed(sid, _BARE[rest], None, "")
+    if rest[:2] in ("x:", "l:", "v:"):
+        return _tagged(sid, rest)
+    version_text, sep, tail = rest.partition(":")
     kind, sep2, payload = tail.partition(":")
-    if not (sep and sep2 and version.isascii() and version.isdigit() and kind in _KINDS) \
-            or int(version) > MAX_ID:
+    version = _number(version_text)
+    if not (sep and sep2 and kind in _KINDS) or version is None:
         return None
-    return Parsed(sid, _KINDS[kind], int(version), payload)
+    if kind == "s" and not _MENU.fullmatch(payload):
+        return None
+    return Parsed(sid, _KINDS[kind], version, payload)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,88 +17,62 @@ import render
 from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, deadline, left_text
-from session.picker import MENU_SIZE, Choice, step
+from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
+from session.results import final_lines
+from session.seatnames import reader_row
+from session.specs import MAX_BUTTONS, MAX_CONTENT, MAX_DESCRIPTION, ButtonSpec, MessageSpec, SelectSpec
 from session.standings import RANKED_AFTER
+from session.ties import tie_lines
 from session.values import Notice
+from session.wording import describe, names, text
 from session.workers import off_loop
 from text.catalog import lookup, t
 
-#: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
-MAX_BUTTONS = 20
-#: Discord caps message content at 2000 characters
-MAX_CONTENT = 2000
-#: and an attachment's description (its alt text) at 1024
-MAX_DESCRIPTION = 1024
 #: a rating is shown in points, this many per unit of the model's ordinal
 RATING_SCALE = 40
 #: "Since your move: …" stays within about two lines of a phone's screen
 SINCE_LIMIT = 200
 
 
-@dataclass
-class ButtonSpec:
-    custom_id: str
-    label: str
-    style: str = "secondary"  # primary | secondary | success | danger
-
-
-@dataclass
-class SelectSpec:
-    custom_id: str
-    placeholder: str
-    options: list[tuple[str, str]]  # (label, value)
-
-
-@dataclass
-class MessageSpec:
-    content: str
-    image: bytes | None = None
-    filename: str = "board.png"
-    rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
-    #: the image in words (alt text), for screen readers and anyone who cannot see it
-    description: str | None = None
-    #: users this message notifies (their mentions in it ping them); none by default
-    pings: list[int] = field(default_factory=list)
-
-
-def names(row: SessionRow) -> list[str]:
-    return [seat.name for seat in row.seats]
-
-
-def _param_text(game_id: str, lang: str, row: SessionRow, key: str, value: Any) -> Any:
-    if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], str) \
-            and isinstance(value[1], dict):
-        return text(game_id, lang, row, value[0], value[1])
-    if isinstance(value, list | tuple):
-        return ", ".join(str(_param_text(game_id, lang, row, key, v)) for v in value)
-    if isinstance(value, str):
-        if key == "choice":
-            return t(lang, value)
-        term = lookup(lang, f"game.{value}" if key == "game" else f"{game_id}.term.{value}")
-        return term if term is not None else value
-    return value
-
-
-def text(game_id: str, lang: str, row: SessionRow, key: str, params: dict[str, Any]) -> str:
-    """Translate ``key`` with params made readable: seats become names, terms are translated."""
-    shown = {k: _param_text(game_id, lang, row, k, v) for k, v in params.items()}
-    seat = params.get("seat")
-    if isinstance(seat, int) and 0 <= seat < len(row.seats):
-        shown["player"] = row.seats[seat].name
-    return t(lang, key, **shown)
-
-
-def describe(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
+def action_label(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
+    """A move on its button, as an imperative ("Take Inn (TR2)", "End turn"): the catalog's
+    ``do.<key>`` where the move's description reads as narration ("takes Inn (TR2)")."""
     key, params = engines.get(row.game_id).describe(state, code)
-    return text(row.game_id, lang, row, key, params)
+    button = f"do.{key}"
+    return text(row.game_id, lang, row, button if lookup(lang, button) else key, params)
+
+
+def token_label(game_id: str, lang: str, label: str) -> str:
+    """A group's tokens ("pick fisher_king", "place T17 K27 … L28") in words: each token by
+    the game's button text (``do.<game>.verb.<token>``), verb or term where it has one; a
+    word after the first ("Build: Sky tower A1") so that no word needs another's case."""
+    return f" {ELLIPSIS} ".join(_words(game_id, lang, part) for part in label.split(f" {ELLIPSIS} "))
+
+
+def _words(game_id: str, lang: str, label: str) -> str:
+    tokens = label.split()
+    words = [lookup(lang, f"do.{game_id}.verb.{token}") or lookup(lang, f"{game_id}.verb.{token}")
+             or lookup(lang, f"{game_id}.term.{token}") or token for token in tokens]
+    if len(words) > 1 and words[0] != tokens[0]:
+        return f"{words[0]}: " + " ".join(words[1:])
+    return " ".join(words)
 
 
 def choice_label(row: SessionRow, state: dict[str, Any], choice: Choice, lang: str) -> str:
     if choice.complete:
-        label = describe(row, state, choice.value, lang)
-    else:
-        label = lookup(lang, f"{row.game_id}.verb.{choice.label}") or choice.label
+        label = action_label(row, state, choice.value, lang)
+    else:  # a group: "…" says a choice follows
+        label = token_label(row.game_id, lang, choice.label)
+        label = label if ELLIPSIS in label else f"{label} {ELLIPSIS}"
     return label[:80]
+
+
+def picker_title(row: SessionRow, current: Step, lang: str) -> str:
+    """What the picker asks, with what was chosen so far: "Place a tile → T17 … → what next?"."""
+    if not current.trail:
+        return t(lang, "ui.pick_move")
+    return t(lang, "picker.trail", trail=" → ".join(
+        token_label(row.game_id, lang, label) for label in current.trail))
 
 
 @functools.cache
@@ -118,11 +91,36 @@ def previewed(game_id: str, code: str) -> bool:
     return module is not None and bool(code.split()) and code.split()[0] in module.VERBS
 
 
-def picker_rows(
-    row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str
-) -> list[list[ButtonSpec | SelectSpec]]:
-    """The components for one step of choosing a move (buttons, or a menu when many)."""
+def picker_message(row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str,
+                   lang: str) -> MessageSpec:
+    """One step of choosing a move, privately: what was chosen so far, and the choices."""
     current = step(codes, prefix)
+    return MessageSpec(picker_title(row, current, lang),
+                       rows=step_rows(row, state, current, lang))
+
+
+def picker_rows(
+    row: SessionRow, state: dict[str, Any], codes: list[str], prefix: str, lang: str,
+    menus: int = MENUS,
+) -> list[list[ButtonSpec | SelectSpec]]:
+    """The components for one step of choosing a move (buttons, or menus when many)."""
+    return step_rows(row, state, step(codes, prefix, menus), lang)
+
+
+def step_rows(row: SessionRow, state: dict[str, Any], current: Step, lang: str
+              ) -> list[list[ButtonSpec | SelectSpec]]:
+    if current.menus:  # whole moves in menus side by side, each named by what it holds
+        rows: list[list[ButtonSpec | SelectSpec]] = []
+        at = 0
+        for n, (label, count) in enumerate(current.menus):
+            part = current.choices[at:at + count]
+            at += count
+            rows.append([SelectSpec(
+                ids.select(row.id, row.version, n),
+                token_label(row.game_id, lang, label)[:150],
+                [(choice_label(row, state, c, lang),
+                  ids.select_value(c.value, not previewed(row.game_id, c.value))) for c in part])])
+        return rows
     choices = current.choices[:MENU_SIZE]
     if not choices:
         return []
@@ -149,6 +147,7 @@ def picker_rows(
 async def preview_message(row: SessionRow, state: dict[str, Any], seat: int, code: str,
                           lang: str) -> MessageSpec:
     """What a move would do, as an image and words, with Confirm and Back buttons."""
+    row = reader_row(row, lang)
     module = preview_module(row.game_id)
     assert module is not None, f"{row.game_id} previews no move"
     result = module.preview(state, seat, code)
@@ -182,14 +181,25 @@ async def board_image(row: SessionRow, view: dict[str, Any], lang: str) -> bytes
 
 
 def notices_text(row: SessionRow, notices: list[Notice], lang: str) -> list[str]:
+    row = reader_row(row, lang)
     return [text(row.game_id, lang, row, n.key, n.params) for n in notices]
 
 
-def _clip(lines: list[str]) -> str:
-    content = "\n".join(line for line in lines if line)
-    if len(content) > MAX_CONTENT:
-        content = "…" + content[-(MAX_CONTENT - 1):]
-    return content
+def _clip(lines: list[str], *, head: bool = False) -> str:
+    """Lines within Discord's limit, whole lines only (a line is never cut): what does not
+    fit is left out from the start (the latest news and whose move stay), or with ``head``
+    from the end (the final results first), marked by a "…" line."""
+    lines = [line for line in lines if line]
+    kept: list[str] = []
+    size = 0
+    for line in lines if head else reversed(lines):
+        if size + len(line) + 1 > MAX_CONTENT - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    content = "\n".join(kept if head else reversed(kept))
+    return content if len(content) <= MAX_CONTENT else content[:MAX_CONTENT - 1] + "…"
 
 
 def turn_rows(
@@ -202,7 +212,9 @@ def turn_rows(
     if game.meta.hidden_information or len(to_act) != 1:
         tools.append(ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"), "primary"))
     else:
-        rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang)[:4]
+        # four rows at most: the fifth is for the tools
+        rows = picker_rows(row, state, game.legal_actions(state, to_act[0]), "", lang,
+                           menus=4)[:4]
     if game.meta.hidden_information:
         tools.append(ButtonSpec(ids.hand(row.id), t(lang, "ui.my_hand")))
     if row.version > 0:
@@ -246,6 +258,7 @@ async def turn_message(
     """The message posted in the channel after every turn: board image, news, whose move.
     ``public`` and ``to_act``: the spectator view and the seats to act, when the change that
     produced ``state`` already worked them out (:class:`Outcome`)."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     view = game.view(state, None) if public is None else public
     lines = notices_text(row, notices, lang)
@@ -261,10 +274,11 @@ async def turn_message(
         if row.version == 0:  # the first board says in one line how to make a move
             lines.append(t(lang, "ui.first_move_hint"))
         rows = turn_rows(row, state, to_act, lang)
-    else:
-        lines.extend(final_lines(row, lang))
+    else:  # the result first; the last move's news after it, as many whole lines as fit
+        lines = final_lines(row, lang) + lines
         rows = [[ButtonSpec(ids.rematch(row.id), t(lang, "ui.rematch"), "success")]]
-    return MessageSpec(_clip(lines), await board_image(row, view, lang), rows=rows,
+    return MessageSpec(_clip(lines, head=row.status != "active"),
+                       await board_image(row, view, lang), rows=rows,
                        description=board_description(row, state, notices, lang))
 
 
@@ -272,6 +286,7 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
                       lang: str) -> str:
     """The board in words: the game, what just happened, whose move it is and the scores
     (or the final places). Built from public notices and totals only, like the board."""
+    row = reader_row(row, lang)
     game = engines.get(row.game_id)
     parts = [t(lang, "alt.board", game=t(lang, f"game.{row.game_id}"))]
     news = [line for line in notices_text(row, notices, lang) if line]
@@ -283,77 +298,31 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
         to_act = ", ".join(row.seats[s].name for s in game.to_act(state))
         parts.append(t(lang, "alt.to_move", players=to_act))
         parts.append(t(lang, "alt.scores", scores=standings))
+    elif row.result and row.status != "abandoned":
+        # the result opens the alt text: a long game's news can only push the end out
+        parts = [t(lang, "ending.alt_final", places=_places_inline(row, lang)),
+                 *tie_lines(row, lang), *parts]
     else:
-        parts.append(t(lang, "alt.final", scores=standings))
+        parts.insert(0, t(lang, "alt.final", scores=standings))
     return alt_text(parts)
+
+
+def _places_inline(row: SessionRow, lang: str) -> str:
+    result = row.result or {}
+    return " · ".join(f"{place}. {row.seats[seat].name} {result['totals'][seat]}"
+                      for place, group in enumerate(result.get("ranking", []), start=1)
+                      for seat in group)
 
 
 def alt_text(parts: list[str]) -> str:
     """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
     words = " ".join(part.strip() for part in parts if part and part.strip())
     words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
-    return words if len(words) <= MAX_DESCRIPTION else words[:MAX_DESCRIPTION - 1] + "…"
-
-
-def final_lines(row: SessionRow, lang: str) -> list[str]:
-    """Final results: places, totals and each seat's score breakdown."""
-    if not row.result:
-        return [t(lang, "ui.ended_no_result")]
-    result = row.result
-    if row.status == "abandoned":  # no places: an abandoned game names no winner
-        lines = [t(lang, "ui.abandoned_results")]
-        lines += [t(lang, "ui.abandoned_score", player=seat.name, total=result["totals"][seat.seat])
-                  for seat in row.seats]
-        if result.get("forfeit") is not None:
-            lines.append(t(lang, "ui.forfeit", player=row.seats[result["forfeit"]].name))
-        return lines
-    lines = [t(lang, "ui.final_results")]
-    for place, group in enumerate(result["ranking"], start=1):
-        for seat in group:
-            lines.append(t(lang, "ui.place", place=place, player=row.seats[seat].name,
-                           total=result["totals"][seat],
-                           shared=t(lang, "ui.shared") if len(group) > 1 else ""))
-            for key, points, params in result["breakdown"][seat]:
-                lines.append("  · " + text(row.game_id, lang, row, key, params)
-                             + f" = {points}")
-    if _too_long(lines):
-        # too long for one message (clipping would cut the places off): places and totals
-        # here, and each seat's breakdown in messages of its own (breakdown_messages)
-        lines = [line for line in lines if not line.startswith("  · ")]
-    return lines
-
-
-def _too_long(lines: list[str]) -> bool:
-    return len("\n".join(lines)) > MAX_CONTENT * 3 // 4
-
-
-def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's score breakdown, when the final results had no room for it (else none)."""
-    if not row.result or not _too_long(_with_breakdown(row, lang)):
-        return []
-    out: list[str] = []
-    for group in row.result["ranking"]:
-        for seat in group:
-            chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
-                       total=row.result["totals"][seat])]
-            for key, points, params in row.result["breakdown"][seat]:
-                line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                if len("\n".join([*chunk, line])) > MAX_CONTENT:
-                    out.append("\n".join(chunk))
-                    chunk = []
-                chunk.append(line)
-            out.append("\n".join(chunk))
-    return out
-
-
-def _with_breakdown(row: SessionRow, lang: str) -> list[str]:
-    result = row.result or {}
-    lines = []
-    for seat, entries in enumerate(result.get("breakdown", [])):
-        lines.append(row.seats[seat].name)
-        lines += ["  · " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                  for key, points, params in entries]
-    return lines
+    if len(words) <= MAX_DESCRIPTION:
+        return words
+    cut = words[:MAX_DESCRIPTION - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last
 
 
 def pace_description(pace_json: str, lang: str) -> str:
@@ -369,6 +338,7 @@ def pace_description(pace_json: str, lang: str) -> str:
 
 def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageSpec:
     """Game, variants (by their names), seats and pace, with Join/Start/Leave."""
+    row = reader_row(row, lang)
     lines = notices_text(row, notices, lang)
     variants = ", ".join(t(lang, f"{row.game_id}.variant.{v}")
                          for v in row.options.get("variants", [])) or "-"
@@ -393,6 +363,7 @@ async def hand_message(
     """A seat's private view: for that seat's eyes only (DM or ephemeral). Its first line says
     what it is ("Your move in Bunny Kingdom, #games"): a phone's notification preview shows
     just that; ``since``: what changed while the player was away (:func:`since_line`)."""
+    row = reader_row(row, lang)
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     game = engines.get(row.game_id)
@@ -442,7 +413,7 @@ def mention(row: SessionRow, seat: int) -> str:
 
 def timer_message(event: Any, lang: str) -> MessageSpec | None:
     """What a fired timer shows in the channel: one message per event, never more."""
-    row = event.session
+    row = reader_row(event.session, lang)
     game = t(lang, f"game.{row.game_id}")
     if event.kind in ("remind", "last_call", "ping"):
         seats = event.params.get("seats") or [(event.seat, event.params.get("left"))]
@@ -491,7 +462,8 @@ async def howto_message(game_id: str, lang: str) -> MessageSpec:
     seats = [t(lang, "ui.computer_name", n=n + 1) for n in range(players)]
     image = await off_loop(render.board_png, game_id, view, names=seats, lang=lang)
     return MessageSpec(_clip([t(lang, f"howto.{game_id}"), t(lang, "ui.howto_example")]), image,
-                       filename="example.png")
+                       filename="example.png", description=alt_text([
+                           t(lang, "ending.alt_howto", game=t(lang, f"game.{game_id}"))]))
 
 
 def end_vote_message(row: SessionRow, lang: str) -> MessageSpec:

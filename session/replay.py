@@ -17,10 +17,11 @@ from PIL import Image
 import engines
 import render
 from db.store import SessionRow
-from session import present
+from session import present, wording
 from session.errors import tells_store_failures
 from session.service import Sessions
 from session.values import Notice, says_the_move
+from text.catalog import t
 
 #: at most this many boards in one animation (the first, the last, evenly spaced between)
 MAX_FRAMES = 48
@@ -37,6 +38,8 @@ class Replay:
     animation: bytes  # an animated GIF
     frames: int
     log: str  # the full public move log, one line per notice
+    #: the animation in words (its alt text): which game, how many boards, how it ended
+    description: str = ""
 
 
 def frame_indices(positions: int, limit: int = MAX_FRAMES) -> list[int]:
@@ -51,6 +54,7 @@ def frame_indices(positions: int, limit: int = MAX_FRAMES) -> list[int]:
 def build(row: SessionRow, codes: list[tuple[int, str]], lang: str,
           limit: int = MAX_FRAMES) -> Replay:
     """Replay ``codes`` (seat, code) from the session's seed; draw the chosen positions."""
+    row = present.reader_row(row, lang)  # computer players named in the reader's language
     game = engines.get(row.game_id)
     state = game.setup(row.players, row.options, row.seed)
     views = [game.view(state, None)]
@@ -71,13 +75,17 @@ def build(row: SessionRow, codes: list[tuple[int, str]], lang: str,
     while len(animation) > MAX_BYTES and len(chosen) > 2:  # too big: fewer boards
         chosen = [chosen[i] for i in frame_indices(len(chosen), len(chosen) // 2)]
         animation = animate([views[i] for i in chosen], row, lang)
-    return Replay(animation, len(chosen), "\n".join(lines) + "\n")
+    description = present.alt_text([
+        t(lang, "ending.alt_replay", game=t(lang, f"game.{row.game_id}"), id=row.id,
+          frames=len(chosen)),
+        present.board_description(row, state, [], lang)])
+    return Replay(animation, len(chosen), "\n".join(lines) + "\n", description)
 
 
 def animate(views: list[dict], row: SessionRow, lang: str) -> bytes:
     images = []
     for view in views:
-        image = Image.open(io.BytesIO(render.board_png(row.game_id, view, names=present.names(row),
+        image = Image.open(io.BytesIO(render.board_png(row.game_id, view, names=wording.names(row),
                                                        lang=lang))).convert("RGB")
         if image.width > MAX_WIDTH:
             image = image.resize((MAX_WIDTH, round(image.height * MAX_WIDTH / image.width)))

@@ -550,6 +550,8 @@ class Sessions:
             "ranking": game.ranking(state),
             "breakdown": [[[line.key, line.points, line.params] for line in lines]
                           for lines in scores],
+            # the rulebook's tie-breaks with each seat's numbers: how a tie was broken
+            "tiebreaks": [[tb.key, tb.values] for tb in game.tiebreaks(state)],
         }
 
     @tells_store_failures

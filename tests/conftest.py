@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 
 import pytest
 
-from tests.pg import PostgresServer
+from tests.pg import started_for_test
 
 # A computer player that crashes or answers an illegal move fails the test instead of being
 # replaced by a fallback move (session/computer.py): e2e bot processes inherit this through the
@@ -21,15 +20,7 @@ os.environ["STOLIK_STRICT_BOTS"] = "1"
 def postgres_server():
     """One throwaway server per test run. In CI (``CI=true``) a server that cannot start is
     a failure, never a skip; elsewhere the ``postgres`` tests skip with the reason."""
-    server = PostgresServer()
-    try:
-        server.start()
-    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
-        detail = getattr(exc, "stderr", "") or ""
-        server.stop()
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"PostgreSQL test server did not start: {exc} {detail}")
-        pytest.skip(f"PostgreSQL test server did not start: {exc} {detail}")
+    server = started_for_test()
     yield server
     server.stop()
 

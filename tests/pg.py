@@ -104,3 +104,21 @@ class PostgresServer:
         if pg_ctl and (self.data / "postmaster.pid").exists():
             self._run(pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def started_for_test() -> PostgresServer:
+    """A started server for a test or fixture (stop it when done). In CI (``CI=true``) a
+    server that cannot start fails the test, never skips it; elsewhere the test skips with
+    the reason."""
+    import pytest  # here, not above: the benchmarks use this module without pytest
+
+    server = PostgresServer()
+    try:
+        server.start()
+    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
+        detail = getattr(exc, "stderr", "") or ""
+        server.stop()
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"PostgreSQL test server did not start: {exc} {detail}")
+        pytest.skip(f"PostgreSQL test server did not start: {exc} {detail}")
+    return server

@@ -196,3 +196,20 @@ def test_errors_carry_the_position(game_id):
             with pytest.raises(GameError) as refused:
                 game.apply(state, idle[0], game.legal_actions(state, seat)[0])
             assert refused.value.position == game.notation(state)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_ranking_follows_points_then_the_tiebreaks_it_names(game_id):
+    """The final results explain a tie with ``tiebreaks``: they must be what ranked it."""
+    from engines.base import rank_by
+    from text.catalog import LANGUAGES, catalog
+
+    game = engines.get(game_id)
+    for state in positions(game_id):
+        totals = game.totals(state)
+        breaks = game.tiebreaks(state)
+        assert all(len(tb.values) == len(totals) for tb in breaks)
+        keys = [(totals[s], *(tb.values[s] for tb in breaks)) for s in range(len(totals))]
+        assert game.ranking(state) == rank_by(keys)
+        for tb in breaks:
+            assert all(tb.key in catalog(lang) for lang in LANGUAGES), tb.key

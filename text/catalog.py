@@ -10,6 +10,15 @@ Counts take the language's plural form from CLDR's rules (through Babel), writte
 ICU MessageFormat way that translators know: ``{count, plural, one {# city} few {# miasta}
 many {# miast} other {# miasta}}``. ``#`` is the number; ``=N {…}`` matches one exact value;
 ``other`` is required and used for any category a template leaves out.
+
+Names that a sentence inflects (a building after "bierze", "бере") carry their grammatical
+forms: the name's key with ``:<case>`` holds that form (``"dwoch_nastepcow.building.inn:acc":
+"Gospodę"``), kept in each language's ``forms.json``. A template asks for a form with a format
+spec, ``bierze {building:acc}``; a parameter built by :func:`name` (or :func:`localised`) knows
+its forms and answers with the one asked for (the plain name when a form is missing, which
+``tests/host/test_name_forms.py`` does not allow). By convention a field ``X`` asking for a
+form in a template of game ``G`` takes the names ``G.X.*``: the test walks every such
+template with every name of its family and fails on a missing form.
 """
 
 from __future__ import annotations
@@ -36,8 +45,10 @@ def catalog(lang: str) -> dict[str, str]:
     return table
 
 
+@cache
 def language(locale: str | None) -> str:
-    """Discord locale string (or None) -> one of :data:`LANGUAGES`."""
+    """Discord locale string (or None) -> one of :data:`LANGUAGES`. Cached: every text asks
+    it several times (a tenth of the time of a move's description)."""
     if not locale:
         return DEFAULT
     base = str(locale).split("-")[0].lower()
@@ -55,10 +66,60 @@ def t(lang: str, key: str, **params: Any) -> str:
     if template is None:
         return key if not params else f"{key} {params}"
     lang = language(lang) if catalog(language(lang)).get(key) else DEFAULT
+    if _asks_a_form(template):  # a plain string asked for a form answers with itself
+        params = {k: Name(v) if type(v) is str else v for k, v in params.items()}
     try:
         return expand_plurals(lang, template, params).format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+#: the forms a template may ask a name for (``{building:acc}``): Polish and Ukrainian cases
+CASES = ("nom", "gen", "dat", "acc", "ins", "loc")
+
+
+class Name(str):
+    """A name in one language that also holds its grammatical forms (see the module's
+    docstring). It is a ``str``: anything that is not a template asking for a form sees the
+    plain name."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, text: str, forms: dict[str, str] | None = None) -> Name:
+        made = super().__new__(cls, text)
+        made.forms = forms or _NO_FORMS  # shared, never changed
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec in CASES:
+            return self.forms.get(spec, str(self))
+        return format(str(self), spec)
+
+
+@cache
+def name_forms(lang: str) -> dict[str, dict[str, str]]:
+    """``key -> {case: form}`` of every name that has forms in ``lang`` (once per language:
+    names are built for every button and notice)."""
+    forms: dict[str, dict[str, str]] = {}
+    for full, form in catalog(lang).items():
+        key, _, case = full.rpartition(":")
+        if key and case in CASES:
+            forms.setdefault(key, {})[case] = form
+    return forms
+
+
+_NO_FORMS: dict[str, str] = {}
+_FORM_FIELD = re.compile(r"\{\w+:(?:" + "|".join(CASES) + r")\}")
+
+
+@cache
+def _asks_a_form(template: str) -> bool:
+    return _FORM_FIELD.search(template) is not None
+
+
+def name(lang: str, key: str, **params: Any) -> Name:
+    """The text for ``key`` with the forms ``key:<case>`` the language has for it."""
+    return Name(t(lang, key, **params), name_forms(language(lang)).get(key))
 
 
 def term(key: str, params: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -71,7 +132,7 @@ def localised(lang: str, value: Any) -> Any:
     """A parameter made readable: terms are translated, lists joined, the rest as it is."""
     if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
             and isinstance(value[1], dict):
-        return t(lang, value[0], **value[1])
+        return name(lang, value[0], **value[1])
     if isinstance(value, list | tuple):
         return ", ".join(str(localised(lang, item)) for item in value) or "-"
     return value

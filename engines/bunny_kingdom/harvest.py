@@ -59,7 +59,3 @@ def harvest_fiefs(state: State, seat: int) -> list[FiefHarvest]:
         FiefHarvest(tuple(f), fief_strength(state, f), fief_resources(state, f))
         for f in fiefs(state, seat)
     ]
-
-
-def harvest_total(state: State, seat: int) -> int:
-    return sum(f.points for f in harvest_fiefs(state, seat))

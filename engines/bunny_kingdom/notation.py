@@ -54,6 +54,7 @@ from engines.bunny_kingdom.data import (
 )
 from engines.bunny_kingdom.rules import SCROLL
 from engines.bunny_kingdom.state import PHASES, State, new_state
+from engines.notation_text import comma_list
 
 GAME_ID = "bunny_kingdom"
 #: the longest line :func:`dump` writes when a list can be wrapped
@@ -178,10 +179,6 @@ def _cards(tokens: list[str]) -> list[str]:
     return [_known(t, _CARDS, "card") for t in tokens]
 
 
-def _items(text: str) -> list[str]:
-    return [] if text == "-" else text.split(",")
-
-
 _HEADER_KEYS = ("players", "variants", "seed", "draws", "round", "phase", "step", "camps")
 
 
@@ -194,12 +191,12 @@ def _parse_header(line: str) -> State:
     if missing or len(fields) != len(tokens):
         raise ValueError(f"the header needs {' '.join(k + '=' for k in _HEADER_KEYS)}")
     state = new_state(_number(fields["players"], "players", min(HAND_SIZE), max(HAND_SIZE)),
-                      json.loads(fields["seed"]), _items(fields["variants"]))
+                      json.loads(fields["seed"]), comma_list(fields["variants"]))
     state["rng_draws"] = _number(fields["draws"], "draws")
     state["round"] = _number(fields["round"], "round", 1)
     state["phase"] = _known(fields["phase"], PHASES, "phase")
     state["step"] = _number(fields["step"], "step", 1)
-    state["camps_offered"] = [_known(c, CAMPS, "camp") for c in _items(fields["camps"])]
+    state["camps_offered"] = [_known(c, CAMPS, "camp") for c in comma_list(fields["camps"])]
     return state
 
 
@@ -248,7 +245,7 @@ def _seat_line(state: State, args: list[str], seen: set[int]) -> None:
     state["done"][seat] = fields["done"] == "yes"
     pick = fields["pick"]
     state["picks"][seat] = None if pick == "-" else _cards(pick.split(",") if pick else [])
-    for token in _items(fields["copies"]):
+    for token in comma_list(fields["copies"]):
         card, _, target = token.partition(">")
         state["copies"][seat][_known(card, _SCROLLS, "parchment")] = _known(
             target, _SCROLLS, "parchment")
@@ -272,7 +269,7 @@ def _parse_fief(token: str) -> dict[str, Any]:
     parts = token.split(":")
     if len(parts) != 3:
         raise ValueError(f"a fief is 'cells:strength:resources', not {token!r}")
-    resources = [_known(r, RESOURCES, "resource") for r in _items(parts[2])]
+    resources = [_known(r, RESOURCES, "resource") for r in comma_list(parts[2])]
     strength = _number(parts[1], "strength")
     return {"cells": [_known(c, INDEX, "cell") for c in parts[0].split(",")],
             "strength": strength, "resources": resources, "wealth": len(resources),
@@ -298,7 +295,7 @@ def _parse_final(token: str) -> dict[str, Any]:
     card = _known(match["card"], _SCROLLS, "parchment")
     kind = match["kind"] or card
     params = {}
-    for item in _items(match["params"] or "-"):
+    for item in comma_list(match["params"] or "-"):
         key, _, value = item.partition("=")
         params[key] = _number(value, key, None)
     return {"card": card, "kind": None if kind == "-" else _known(kind, _SCROLLS, "parchment"),

@@ -451,10 +451,10 @@ def finish(state: State, events: list[Event]) -> None:
     state["phase"] = "over"
     totals = []
     for seat, lines in enumerate(result):
-        for line in lines:
+        for line in lines:  # each parchment's line names its player: the news says whose
             events.append({
-                "key": scroll_key(line.card, line.kind), "seat": seat, "points": line.points,
-                **line.params,
+                "key": "bunny_kingdom.event.scroll", "seat": seat, "points": line.points,
+                "line": [scroll_key(line.card, line.kind), dict(line.params)],
             })
         totals.append(state["score"][seat] + sum(x.points for x in lines))
     best = max(totals)

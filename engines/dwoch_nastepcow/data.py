@@ -16,7 +16,6 @@ DATA_FILE = Path(__file__).parent / "data" / "tiles.json"
 
 #: tile colour -> the resource it gives (zielony = drewno, żółty = pszenica, szary = kamień)
 COLOUR_RESOURCE = {"green": "wood", "yellow": "wheat", "grey": "stone"}
-RESOURCE_COLOUR = {r: c for c, r in COLOUR_RESOURCE.items()}
 RESOURCES = ("wood", "wheat", "stone")
 COLOURS = ("green", "yellow", "grey")
 
@@ -29,7 +28,6 @@ RULEBOOK_SETS: dict[str, tuple[str, ...]] = {
     "patrol": ("watchtower", "garrison"),
     "craft": ("basket_shop", "pottery", "cooper", "guild"),
 }
-BUILDINGS: tuple[str, ...] = tuple(b for bs in RULEBOOK_SETS.values() for b in bs)
 CRAFT_SHOPS = ("basket_shop", "pottery", "cooper")
 #: the buildings that give a resource, which a Trading Post counts (those shown on it)
 PRODUCERS = ("farm", "sawmill", "quarry")
@@ -122,13 +120,14 @@ def _check_craft_shop(t: dict[str, Any]) -> None:
 
 
 def _check_trading_post(t: dict[str, Any]) -> None:
+    """The rulebook's "3 punkty za każdy z twoich budynków przedstawionych na Faktorii: Farmy,
+    Tartaki lub Kamieniołomy" reads two ways: each post counts the kinds it shows (our
+    ruling, README.md) or every post counts all three. Which one is data, not a fact: the
+    check accepts both, and refuses only what neither reading allows."""
     where = t["id"]
     counts = t.get("counts") or []
     if not counts or len(set(counts)) != len(counts) or not set(counts) <= set(PRODUCERS):
         raise ValueError(f"{where}: a Trading Post counts farms/sawmills/quarries")
-    if set(counts) == set(PRODUCERS):
-        # "budynków przedstawionych na Faktorii": each post shows its own producers
-        raise ValueError(f"{where}: a Trading Post shows some producers, not all")
 
 
 def _load() -> dict[str, Any]:

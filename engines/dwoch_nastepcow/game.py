@@ -16,6 +16,7 @@ from engines.base import (
     NotYourTurn,
     ScoreLine,
     State,
+    TieBreak,
     Variant,
     View,
     check_players,
@@ -124,6 +125,11 @@ class DwochNastepcow(Game):
 
     def ranking(self, state: State) -> list[list[int]]:
         return scoring.ranking(state)
+
+    def tiebreaks(self, state: State) -> list[TieBreak]:
+        """More troops in the royal reserve; still tied, the place is shared."""
+        return [TieBreak("dwoch_nastepcow.tiebreak.reserve",
+                         [scoring.troops_in_reserve(state, s) for s in (0, 1)])]
 
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:
         return actions.describe(state, action)

@@ -31,15 +31,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
 from typing import Any
 
+import engines.notation_text as nt
 from engines.base import State
 from engines.dwoch_nastepcow.data import TILES, tiles_of_sets
 from engines.dwoch_nastepcow.geometry import is_cell
 
-#: a list line longer than this goes on in another line
-WIDTH = 150
 #: the kinds of a tile record's fields (besides its id)
 TEXT_FIELDS = ("set", "building", "colour", "axis", "boosts")
 LIST_FIELDS = ("roads", "arrows", "counts")
@@ -51,32 +49,12 @@ _SPOT = re.compile(r"^([A-Z][0-9]+):([^:]+):(up|down)([0-9]?)((?::used|:destroye
 
 
 # --- writing -----------------------------------------------------------------------------
-def _csv(values: Iterable[Any]) -> str:
-    return ",".join(map(str, values)) or "-"
-
-
-def _pairs(mapping: dict[str, Any]) -> str:
-    return ",".join(f"{k}:{v}" for k, v in mapping.items()) or "-"
-
-
 def _or_dash(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def _wrapped(prefix: str, items: list[str]) -> list[str]:
-    """``prefix`` and ``items``, in as many lines as keep each under :data:`WIDTH`."""
-    if not items:
-        return [f"{prefix} -"]
-    lines = [prefix]
-    for item in items:
-        if len(lines[-1]) + 1 + len(item) > WIDTH and lines[-1] != prefix:
-            lines.append(prefix)
-        lines[-1] += " " + item
-    return lines
-
-
 def _header(state: State) -> str:
-    return (f"dwoch_nastepcow players={state['players']} sets={_csv(state['sets'])} "
+    return (f"dwoch_nastepcow players={state['players']} sets={nt.csv(state['sets'])} "
             f"roads={'yes' if state['roads_scored'] else 'no'} seed={json.dumps(state['seed'])} "
             f"draws={state['rng_draws']} phase={state['phase']} first={state['first']} "
             f"current={state['current']} final_turns={_or_dash(state['final_turns'])}")
@@ -94,9 +72,9 @@ def _spot(cell: str, spot: dict[str, Any]) -> str:
 
 def _field(name: str, value: Any) -> str:
     if name in LIST_FIELDS:
-        return f"{name}={_csv(value)}"
+        return f"{name}={nt.csv(value)}"
     if name in NUMBER_MAPS or name in WORD_MAPS:
-        return f"{name}={_pairs(value)}"
+        return f"{name}={nt.pairs(value)}"
     if name in TEXT_FIELDS:
         return f"{name}={value}"
     raise ValueError(f"a tile field the notation does not know: {name}")
@@ -115,7 +93,7 @@ def _tile_lines(state: State) -> list[str]:
     listed = [line.split()[1] for line in lines]
     ids = list(state["tiles"])
     if ids != list(dict.fromkeys(tiles_of_sets(state["sets"]) + listed)):
-        lines = _wrapped("tiles", ids) + lines
+        lines = nt.wrapped("tiles", ids) + lines
     return lines
 
 
@@ -124,41 +102,19 @@ def dump(state: State) -> str:
     lines = [_header(state),
              "turn " + " ".join(f"{k}={turn[k]}" for k in TURN_FIELDS),
              f"reserve shield={state['shield']} " + " ".join(map(_or_dash, state["reserve"]))]
-    lines += [f"seat {seat} hand={_csv(hand)} troops={_csv(map(_troop, troops))}"
+    lines += [f"seat {seat} hand={nt.csv(hand)} troops={nt.csv(map(_troop, troops))}"
               for seat, (hand, troops) in enumerate(zip(state["hands"], state["troops"], strict=True))]
-    lines += _wrapped("landscape", [_spot(c, s) for c, s in state["landscape"].items()])
-    lines += _wrapped("stack", state["stack"])
-    lines += _wrapped("removed", state["removed"])
+    lines += nt.wrapped("landscape", [_spot(c, s) for c, s in state["landscape"].items()])
+    lines += nt.wrapped("stack", state["stack"])
+    lines += nt.wrapped("removed", state["removed"])
     pending = state["pending"]
-    lines.append("pending -" if pending is None else f"pending targets={_csv(pending['targets'])}")
+    lines.append("pending -" if pending is None
+                 else f"pending targets={nt.csv(pending['targets'])}")
     lines += _tile_lines(state)
     return "\n".join(lines)
 
 
 # --- reading -----------------------------------------------------------------------------
-def _list(text: str) -> list[str]:
-    return [] if text == "-" else text.split(",")
-
-
-def _items(tokens: list[str]) -> list[str]:
-    return [] if tokens == ["-"] else tokens
-
-
-def _pair(token: str, sep: str = "=") -> tuple[str, str]:
-    name, found, value = token.partition(sep)
-    if not found:
-        raise ValueError(f"expected name{sep}value, not {token!r}")
-    return name, value
-
-
-def _fields(tokens: list[str], names: Iterable[str]) -> dict[str, str]:
-    """``name=value`` tokens, exactly the ``names`` given, in that order."""
-    fields = dict(_pair(token) for token in tokens)
-    if list(fields) != list(names):
-        raise ValueError(f"expected the fields {' '.join(names)}")
-    return fields
-
-
 def _maybe_int(text: str) -> int | None:
     return None if text == "-" else int(text)
 
@@ -174,14 +130,14 @@ def _header_state(line: str) -> State:
     if word != "dwoch_nastepcow":
         raise ValueError("not a dwoch_nastepcow notation (the first line starts with "
                          "'dwoch_nastepcow')")
-    fields = _fields(tokens, ("players", "sets", "roads", "seed", "draws", "phase", "first",
-                              "current", "final_turns"))
+    fields = nt.fields(tokens, ("players", "sets", "roads", "seed", "draws", "phase", "first",
+                                "current", "final_turns"))
     if fields["roads"] not in ("yes", "no"):
         raise ValueError("roads is yes or no")
     return {
         "game": "dwoch_nastepcow", "seed": json.loads(fields["seed"]),
         "rng_draws": int(fields["draws"]), "players": int(fields["players"]),
-        "sets": _list(fields["sets"]), "roads_scored": fields["roads"] == "yes",
+        "sets": nt.comma_list(fields["sets"]), "roads_scored": fields["roads"] == "yes",
         "first": int(fields["first"]), "current": int(fields["current"]),
         "phase": fields["phase"], "final_turns": _maybe_int(fields["final_turns"]),
         "hands": [], "troops": [], "landscape": {}, "stack": [], "removed": [],
@@ -189,13 +145,13 @@ def _header_state(line: str) -> State:
 
 
 def _read_turn(state: State, tokens: list[str]) -> None:
-    fields = _fields(tokens, TURN_FIELDS)
+    fields = nt.fields(tokens, TURN_FIELDS)
     state["turn"] = {k: int(fields[k]) for k in TURN_FIELDS}
 
 
 def _read_reserve(state: State, tokens: list[str]) -> None:
     shield, *slots = tokens
-    state["shield"] = int(_fields([shield], ("shield",))["shield"])
+    state["shield"] = int(nt.fields([shield], ("shield",))["shield"])
     state["reserve"] = [None if slot == "-" else slot for slot in slots]
 
 
@@ -209,13 +165,13 @@ def _parse_troop(text: str) -> dict[str, Any]:
 def _read_seat(state: State, tokens: list[str]) -> None:
     if tokens[0] != str(len(state["hands"])):
         raise ValueError(f"expected seat {len(state['hands'])}")
-    fields = _fields(tokens[1:], ("hand", "troops"))
-    state["hands"].append(_list(fields["hand"]))
-    state["troops"].append([_parse_troop(t) for t in _list(fields["troops"])])
+    fields = nt.fields(tokens[1:], ("hand", "troops"))
+    state["hands"].append(nt.comma_list(fields["hand"]))
+    state["troops"].append([_parse_troop(t) for t in nt.comma_list(fields["troops"])])
 
 
 def _read_landscape(state: State, tokens: list[str]) -> None:
-    for token in _items(tokens):
+    for token in nt.items(tokens):
         match = _SPOT.match(token)
         if match is None:
             raise ValueError(f"cannot read the landscape cell {token!r} "
@@ -228,24 +184,18 @@ def _read_landscape(state: State, tokens: list[str]) -> None:
                                     "used": ":used" in flags, "destroyed": ":destroyed" in flags}
 
 
-def _lister(key: str) -> Callable[[State, list[str]], None]:
-    def read(state: State, tokens: list[str]) -> None:
-        state.setdefault(key, []).extend(_items(tokens))
-    return read
-
-
 def _read_pending(state: State, tokens: list[str]) -> None:
-    state["pending"] = None if tokens == ["-"] else {
-        "targets": [_cell(c) for c in _list(_fields(tokens, ("targets",))["targets"])]}
+    state["pending"] = None if tokens == ["-"] else {"targets": [
+        _cell(c) for c in nt.comma_list(nt.fields(tokens, ("targets",))["targets"])]}
 
 
 def _value(name: str, text: str) -> Any:
     if name in LIST_FIELDS:
-        return _list(text)
+        return nt.comma_list(text)
     if name in NUMBER_MAPS:
-        return {k: int(v) for k, v in (_pair(p, ":") for p in _list(text))}
+        return {k: int(v) for k, v in (nt.pair(p, ":") for p in nt.comma_list(text))}
     if name in WORD_MAPS:
-        return dict(_pair(p, ":") for p in _list(text))
+        return dict(nt.pair(p, ":") for p in nt.comma_list(text))
     if name in TEXT_FIELDS:
         return text
     raise ValueError(f"unknown tile field {name!r}")
@@ -254,16 +204,16 @@ def _value(name: str, text: str) -> Any:
 def _read_tile(state: State, tokens: list[str]) -> None:
     tid, *fields = tokens
     record: dict[str, Any] = {"id": tid}
-    for name, text in (_pair(token) for token in fields):
+    for name, text in (nt.pair(token) for token in fields):
         record[name] = _value(name, text)
     state.setdefault("tile_lines", {})[tid] = record
 
 
 #: what each line after the header fills in, by its first word
-READERS: dict[str, Callable[[State, list[str]], None]] = {
+READERS: dict[str, nt.Reader] = {
     "turn": _read_turn, "reserve": _read_reserve, "seat": _read_seat,
-    "landscape": _read_landscape, "stack": _lister("stack"), "removed": _lister("removed"),
-    "pending": _read_pending, "tile": _read_tile, "tiles": _lister("tile_ids"),
+    "landscape": _read_landscape, "stack": nt.lister("stack"), "removed": nt.lister("removed"),
+    "pending": _read_pending, "tile": _read_tile, "tiles": nt.lister("tile_ids"),
 }
 #: lines every notation has
 REQUIRED = ("turn", "reserve", "seat", "landscape", "stack", "removed", "pending")
@@ -294,34 +244,10 @@ def _check(state: State) -> None:
         raise ValueError(f"tiles not in play: {' '.join(missing)}")
 
 
-def _error(n: int, line: str, reason: object) -> ValueError:
-    return ValueError(f"dwoch_nastepcow notation, line {n} ({line[:60]!r}): {reason}")
-
-
 def load(text: str) -> State:
     """The state that :func:`dump` wrote; a malformed text raises ``ValueError`` naming the
     line."""
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        raise ValueError("dwoch_nastepcow notation: the text is empty")
-    try:
-        state = _header_state(lines[0][1])
-    except (ValueError, KeyError, IndexError, TypeError) as error:
-        raise _error(*lines[0], error) from error
-    seen = set()
-    for n, line in lines[1:]:
-        word, *tokens = line.split()
-        reader = READERS.get(word)
-        if reader is None:
-            raise _error(n, line, f"unknown line {word!r}")
-        try:
-            reader(state, tokens or ["-"])
-        except (ValueError, KeyError, IndexError, TypeError) as error:
-            raise _error(n, line, error) from error
-        seen.add(word)
-    missing = [word for word in REQUIRED if word not in seen]
-    if missing:
-        raise ValueError(f"dwoch_nastepcow notation: no {', '.join(missing)} line")
+    state = nt.read_lines(text, "dwoch_nastepcow", _header_state, READERS, REQUIRED)
     state["tiles"] = _tiles(state)
     _check(state)
     return state

@@ -29,7 +29,6 @@ from engines.base import State
 
 HAND_LIMIT = 3
 RESERVE_SLOTS = 7
-SEATS = (0, 1)
 #: seat -> colour of its troops and crown (rulebook: biały, niebieski)
 SEAT_COLOURS = ("white", "blue")
 
@@ -83,9 +82,3 @@ def buildings(state: State) -> list[tuple[str, dict[str, Any], int]]:
         for cell, spot in state["landscape"].items()
         if spot["face"] == "up"
     ]
-
-
-def colour_at(state: State, cell: str) -> str | None:
-    """The colour of the tile at ``cell`` (face up or down: the back shows the same terrain)."""
-    spot = state["landscape"].get(cell)
-    return None if spot is None else state["tiles"][spot["tile"]]["colour"]

@@ -30,6 +30,7 @@ from engines.base import (
     GameMeta,
     MalformedAction,
     ScoreLine,
+    TieBreak,
     check_players,
     rank_by,
     rng_for,
@@ -68,6 +69,8 @@ class Gheos(Game):
             "hands": [[] for _ in range(players)],
             "bag": [], "removed": [], "epochs": 0, "epoch_tiles": [],
             "points": [{r: 0 for r in R.POINT_REASONS} for _ in range(players)],
+            # per seat "reason/epoch tiles drawn" -> [points, scorings] (scores())
+            "scored": [{} for _ in range(players)],
             "pending": None, "last": None, "end_reason": None,
         }
         # The start tile (red star) lies face up in the middle of the table.
@@ -102,6 +105,10 @@ class Gheos(Game):
 
     # --- results ------------------------------------------------------------------------------
     def scores(self, state: dict[str, Any]) -> list[list[ScoreLine]]:
+        """Every scoring by kind and epoch (temples and tokens of epoch n, the n-th epoch
+        scoring, the final scoring); a state from before that record: the four totals."""
+        if "scored" in state:
+            return [_scored_lines(state["scored"][seat]) for seat in range(state["players"])]
         out = []
         for seat in range(state["players"]):
             pts = state["points"][seat]
@@ -120,6 +127,10 @@ class Gheos(Game):
         """Most points wins; a tie goes to the most followers; still tied is a draw."""
         totals = R.tally(state)
         return rank_by([(totals[s], R.followers_of(state, s)) for s in range(state["players"])])
+
+    def tiebreaks(self, state: dict[str, Any]) -> list[TieBreak]:
+        return [TieBreak("gheos.tiebreak.followers",
+                         [R.followers_of(state, s) for s in range(state["players"])])]
 
     # --- descriptions -------------------------------------------------------------------------
     def describe(self, state: dict[str, Any], action: str) -> tuple[str, dict[str, Any]]:
@@ -166,3 +177,23 @@ class Gheos(Game):
 
 
 GAME = Gheos()
+
+
+#: the order of a breakdown's lines within one epoch
+_KIND_ORDER = {"temple": 0, "token": 1, "epoch": 2, "final": 3}
+
+
+def _scored_lines(scored: dict[str, list[int]]) -> list[ScoreLine]:
+    """``reason/drawn`` records as lines: temples and tokens played while ``drawn`` epoch
+    tiles were out belong to epoch ``drawn + 1``; epoch scoring ``drawn`` closes epoch
+    ``drawn``. The points sum to the four totals of ``state["points"]`` (a test checks)."""
+    def epoch_of(reason: str, drawn: int) -> int:
+        return drawn if reason == "epoch" else drawn + 1
+
+    records = []
+    for key, (points, count) in scored.items():
+        reason, drawn = key.split("/")
+        records.append((reason, epoch_of(reason, int(drawn)), points, count))
+    records.sort(key=lambda r: (r[0] == "final", r[1], _KIND_ORDER[r[0]]))
+    return [ScoreLine(f"gheos.score.{reason}_epoch", points, {"epoch": epoch, "count": count})
+            for reason, epoch, points, count in records]

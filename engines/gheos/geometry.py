@@ -72,11 +72,6 @@ def neighbours(cell: str) -> tuple[str | None, str | None, str | None]:
     return tuple(name(c, r) if on_table(c, r) else None for c, r in spots)  # type: ignore[return-value]
 
 
-def slot_of(tile_edge: int, rotation: int) -> int:
-    """The cell edge slot a tile edge lies on when the tile is placed with ``rotation``."""
-    return (tile_edge + rotation) % 3
-
-
 @cache
 def sort_key(cell: str) -> tuple[int, int]:
     """Reading order: row first (top to bottom), then column (left to right)."""

@@ -49,6 +49,8 @@ def copy_state(s: dict[str, Any]) -> dict[str, Any]:
     n["removed"] = list(s["removed"])
     n["epoch_tiles"] = list(s["epoch_tiles"])
     n["points"] = [dict(p) for p in s["points"]]
+    if "scored" in s:
+        n["scored"] = [{k: list(v) for k, v in seat.items()} for seat in s["scored"]]
     p = s.get("pending")
     if p is not None:
         n["pending"] = {

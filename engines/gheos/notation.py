@@ -7,6 +7,8 @@
     supply red=5 green=5 yellow=5 blue=5 black=5 white=5
     seat 0 hand=T17,T40 tokens=3 followers=red:2 points=temple:0,token:0,epoch:0,final:0
     seat 1 hand=T8,T22 tokens=3 followers=- points=temple:0,token:0,epoch:0,final:0
+    scored 0 temple/0=3x1 token/1=4x1 epoch/1=2x1   each scoring: kind/epoch tiles out=points x times
+    scored 1 -                              (no scored lines: a state from before that record)
     bag T12 E3 T30 ...                      face down, the last tile is drawn first (wrapped)
     removed T9                              tiles taken off the board by replacements
     epoch_tiles E1 E4                       epoch tiles drawn so far
@@ -34,10 +36,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
 from typing import Any
 
 import engines.gheos.geometry as geometry
+import engines.notation_text as nt
 from engines.base import State
 from engines.gheos.data import EPOCH_IDS, TILES
 
@@ -47,8 +49,6 @@ HEADER = {"players": "players", "seed": "seed", "draws": "rng_draws", "phase": "
           "next_region": "next_region", "stalled": "stalled", "end": "end_reason"}
 #: header fields that hold a number
 NUMBERS = {"players", "draws", "turn", "turn_no", "epochs", "next_region"}
-#: a list line longer than this goes on in another line
-WIDTH = 150
 #: keys of a mid-move choice that hold a list (the others hold one word)
 CHOICE_LISTS = {"options", "civs"}
 PART_KEYS = {"kind", "edges", "symbols"}
@@ -57,26 +57,6 @@ _PART = re.compile(r"^(landmass|shore)([0-9]+)((?:\+[a-z_]+)*)$")
 
 
 # --- writing -----------------------------------------------------------------------------
-def _csv(values: Iterable[Any]) -> str:
-    return ",".join(map(str, values)) or "-"
-
-
-def _pairs(mapping: dict[str, Any]) -> str:
-    return ",".join(f"{k}:{v}" for k, v in mapping.items()) or "-"
-
-
-def _wrapped(prefix: str, items: list[str]) -> list[str]:
-    """``prefix`` and ``items``, in as many lines as keep each under :data:`WIDTH`."""
-    if not items:
-        return [f"{prefix} -"]
-    lines = [prefix]
-    for item in items:
-        if len(lines[-1]) + 1 + len(item) > WIDTH and lines[-1] != prefix:
-            lines.append(prefix)
-        lines[-1] += " " + item
-    return lines
-
-
 def _header(state: State) -> str:
     values = []
     for name, key in HEADER.items():
@@ -94,16 +74,16 @@ def _board(state: State) -> list[str]:
         while f"{cell}/{len(ids)}" in regions:
             ids.append(regions[f"{cell}/{len(ids)}"])
         seen += len(ids)
-        cells.append(f"{cell}:{tid}r{rotation}={_csv(ids)}")
+        cells.append(f"{cell}:{tid}r{rotation}={nt.csv(ids)}")
     if seen != len(regions):
         raise ValueError("the regions name parts that are not on the board")
-    return _wrapped("board", cells)
+    return nt.wrapped("board", cells)
 
 
 def _seat(state: State, seat: int) -> str:
-    return (f"seat {seat} hand={_csv(state['hands'][seat])} tokens={state['tokens'][seat]} "
-            f"followers={_pairs(state['followers'][seat])} "
-            f"points={_pairs(state['points'][seat])}")
+    return (f"seat {seat} hand={nt.csv(state['hands'][seat])} tokens={state['tokens'][seat]} "
+            f"followers={nt.pairs(state['followers'][seat])} "
+            f"points={nt.pairs(state['points'][seat])}")
 
 
 def _pending(pending: dict[str, Any] | None) -> list[str]:
@@ -112,13 +92,13 @@ def _pending(pending: dict[str, Any] | None) -> list[str]:
     lines = [f"pending verb={pending['verb']} cell={pending['cell']} tile={pending['tile']} "
              f"pay={'yes' if pending['pay'] else 'no'}"]
     for colour, parts in pending["old"].items():
-        lines += _wrapped(f"old {colour}", parts)
+        lines += nt.wrapped(f"old {colour}", parts)
     for colour, rids in pending["migrate"].items():
-        lines += _wrapped(f"migrate {colour}", [str(r) for r in rids])
-    lines.append(f"migrated {_csv(pending['migrated'])}")
+        lines += nt.wrapped(f"migrate {colour}", [str(r) for r in rids])
+    lines.append(f"migrated {nt.csv(pending['migrated'])}")
     choice = pending["choice"]
     lines.append("choice -" if choice is None else "choice " + " ".join(
-        f"{k}={_csv(v) if k in CHOICE_LISTS else v}" for k, v in choice.items()))
+        f"{k}={nt.csv(v) if k in CHOICE_LISTS else v}" for k, v in choice.items()))
     return lines
 
 
@@ -137,9 +117,12 @@ def dump(state: State) -> str:
              "civs " + (" ".join(f"{c}={a or '-'}" for c, a in state["civs"].items()) or "-"),
              "supply " + " ".join(f"{c}={n}" for c, n in state["supply"].items())]
     lines += [_seat(state, seat) for seat in range(state["players"])]
-    lines += _wrapped("bag", state["bag"])
-    lines += _wrapped("removed", state["removed"])
-    lines += _wrapped("epoch_tiles", state["epoch_tiles"])
+    if "scored" in state:  # each scoring by kind and epoch: points x scorings
+        for seat, scored in enumerate(state["scored"]):
+            lines += nt.wrapped(f"scored {seat}", [f"{k}={p}x{c}" for k, (p, c) in scored.items()])
+    lines += nt.wrapped("bag", state["bag"])
+    lines += nt.wrapped("removed", state["removed"])
+    lines += nt.wrapped("epoch_tiles", state["epoch_tiles"])
     last = state["last"]
     lines.append("last -" if last is None else "last " + " ".join(
         f"{k}={last[k]}" for k in ("seat", "verb", "tile", "cell")))
@@ -151,31 +134,8 @@ def dump(state: State) -> str:
 
 
 # --- reading -----------------------------------------------------------------------------
-def _list(text: str) -> list[str]:
-    return [] if text == "-" else text.split(",")
-
-
-def _items(tokens: list[str]) -> list[str]:
-    return [] if tokens == ["-"] else tokens
-
-
-def _pair(token: str, sep: str = "=") -> tuple[str, str]:
-    name, found, value = token.partition(sep)
-    if not found:
-        raise ValueError(f"expected name{sep}value, not {token!r}")
-    return name, value
-
-
-def _fields(tokens: list[str], names: Iterable[str]) -> dict[str, str]:
-    """``name=value`` tokens, exactly the ``names`` given, in that order."""
-    fields = dict(_pair(token) for token in tokens)
-    if list(fields) != list(names):
-        raise ValueError(f"expected the fields {' '.join(names)}")
-    return fields
-
-
 def _counts(text: str) -> dict[str, int]:
-    return {k: int(v) for k, v in (_pair(pair, ":") for pair in _list(text))}
+    return {k: int(v) for k, v in (nt.pair(pair, ":") for pair in nt.comma_list(text))}
 
 
 def _cell(name: str) -> str:
@@ -189,7 +149,7 @@ def _header_state(line: str) -> State:
     word, *tokens = line.split()
     if word != "gheos":
         raise ValueError("not a gheos notation (the first line starts with 'gheos')")
-    fields = _fields(tokens, HEADER)
+    fields = nt.fields(tokens, HEADER)
     state: State = {
         "game": "gheos", "board": {}, "regions": {}, "civs": {}, "followers": [],
         "tokens": [], "hands": [], "points": [], "bag": [], "removed": [], "epoch_tiles": [],
@@ -210,7 +170,7 @@ def _header_state(line: str) -> State:
 
 
 def _read_board(state: State, tokens: list[str]) -> None:
-    for token in _items(tokens):
+    for token in nt.items(tokens):
         match = _BOARD_CELL.match(token)
         if match is None:
             raise ValueError(f"cannot read the board cell {token!r} (cell:tile r rotation "
@@ -224,33 +184,40 @@ def _read_board(state: State, tokens: list[str]) -> None:
 
 
 def _read_civs(state: State, tokens: list[str]) -> None:
-    for colour, part in (_pair(token) for token in _items(tokens)):
+    for colour, part in (nt.pair(token) for token in nt.items(tokens)):
         state["civs"][colour] = None if part == "-" else part
 
 
 def _read_supply(state: State, tokens: list[str]) -> None:
-    state["supply"] = {c: int(n) for c, n in (_pair(token) for token in tokens)}
+    state["supply"] = {c: int(n) for c, n in (nt.pair(token) for token in tokens)}
 
 
 def _read_seat(state: State, tokens: list[str]) -> None:
     if tokens[0] != str(len(state["hands"])):
         raise ValueError(f"expected seat {len(state['hands'])}")
-    fields = _fields(tokens[1:], ("hand", "tokens", "followers", "points"))
-    state["hands"].append(_list(fields["hand"]))
+    fields = nt.fields(tokens[1:], ("hand", "tokens", "followers", "points"))
+    state["hands"].append(nt.comma_list(fields["hand"]))
     state["tokens"].append(int(fields["tokens"]))
     state["followers"].append(_counts(fields["followers"]))
     state["points"].append(_counts(fields["points"]))
 
 
-def _lister(key: str) -> Callable[[State, list[str]], None]:
-    def read(state: State, tokens: list[str]) -> None:
-        state[key].extend(_items(tokens))
-    return read
+def _read_scored(state: State, tokens: list[str]) -> None:
+    seat, *records = tokens
+    scored = state.setdefault("scored", [])
+    if int(seat) not in (len(scored) - 1, len(scored)):
+        raise ValueError(f"expected scored {len(scored)}")
+    if int(seat) == len(scored):
+        scored.append({})
+    for record in nt.items(records):
+        key, value = nt.pair(record)
+        points, count = value.split("x")
+        scored[-1][key] = [int(points), int(count)]
 
 
 def _read_last(state: State, tokens: list[str]) -> None:
     if tokens != ["-"]:
-        last: dict[str, Any] = _fields(tokens, ("seat", "verb", "tile", "cell"))
+        last: dict[str, Any] = nt.fields(tokens, ("seat", "verb", "tile", "cell"))
         last["seat"] = int(last["seat"])
         state["last"] = last
 
@@ -259,7 +226,7 @@ def _read_pending(state: State, tokens: list[str]) -> None:
     if tokens == ["-"]:
         state["pending"] = None
         return
-    pending: dict[str, Any] = _fields(tokens, ("verb", "cell", "tile", "pay"))
+    pending: dict[str, Any] = nt.fields(tokens, ("verb", "cell", "tile", "pay"))
     if pending["pay"] not in ("yes", "no"):
         raise ValueError("pay is yes or no")
     pending["pay"] = pending["pay"] == "yes"
@@ -276,27 +243,27 @@ def _pending_part(state: State, key: str) -> dict[str, Any]:
 
 def _read_old(state: State, tokens: list[str]) -> None:
     colour, *parts = tokens
-    _pending_part(state, "old")["old"].setdefault(colour, []).extend(_items(parts))
+    _pending_part(state, "old")["old"].setdefault(colour, []).extend(nt.items(parts))
 
 
 def _read_migrate(state: State, tokens: list[str]) -> None:
     colour, *rids = tokens
     migrate = _pending_part(state, "migrate")["migrate"]
-    migrate.setdefault(colour, []).extend(int(r) for r in _items(rids))
+    migrate.setdefault(colour, []).extend(int(r) for r in nt.items(rids))
 
 
 def _read_migrated(state: State, tokens: list[str]) -> None:
     (names,) = tokens
-    _pending_part(state, "migrated")["migrated"] = _list(names)
+    _pending_part(state, "migrated")["migrated"] = nt.comma_list(names)
 
 
 def _read_choice(state: State, tokens: list[str]) -> None:
     pending = _pending_part(state, "choice")
     if tokens == ["-"]:
         return
-    choice: dict[str, Any] = dict(_pair(token) for token in tokens)
+    choice: dict[str, Any] = dict(nt.pair(token) for token in tokens)
     for key in CHOICE_LISTS & set(choice):
-        choice[key] = _list(choice[key])
+        choice[key] = nt.comma_list(choice[key])
     pending["choice"] = choice
 
 
@@ -317,12 +284,12 @@ def _read_custom(state: State, tokens: list[str]) -> None:
 
 
 #: what each line after the header fills in, by its first word
-READERS: dict[str, Callable[[State, list[str]], None]] = {
+READERS: dict[str, nt.Reader] = {
     "board": _read_board, "civs": _read_civs, "supply": _read_supply, "seat": _read_seat,
-    "bag": _lister("bag"), "removed": _lister("removed"),
-    "epoch_tiles": _lister("epoch_tiles"), "last": _read_last, "pending": _read_pending,
+    "bag": nt.lister("bag"), "removed": nt.lister("removed"),
+    "epoch_tiles": nt.lister("epoch_tiles"), "last": _read_last, "pending": _read_pending,
     "old": _read_old, "migrate": _read_migrate, "migrated": _read_migrated,
-    "choice": _read_choice, "custom": _read_custom,
+    "choice": _read_choice, "custom": _read_custom, "scored": _read_scored,
 }
 #: lines every notation has
 REQUIRED = ("board", "civs", "supply", "seat", "bag", "removed", "epoch_tiles", "last",
@@ -333,6 +300,8 @@ def _check(state: State) -> None:
     """What no single line can check: a seat line per player, every tile known."""
     if len(state["hands"]) != state["players"]:
         raise ValueError(f"{state['players']} players but {len(state['hands'])} seat lines")
+    if "scored" in state and len(state["scored"]) != state["players"]:
+        raise ValueError(f"{state['players']} players but {len(state['scored'])} scored lines")
     known = set(TILES) | set(state.get("custom_tiles", ()))
     tiles = [tid for tid, _ in state["board"].values()] + state["removed"] \
         + [tid for hand in state["hands"] for tid in hand]
@@ -342,33 +311,9 @@ def _check(state: State) -> None:
         raise ValueError(f"unknown tiles: {' '.join(unknown)}")
 
 
-def _error(n: int, line: str, reason: object) -> ValueError:
-    return ValueError(f"gheos notation, line {n} ({line[:60]!r}): {reason}")
-
-
 def load(text: str) -> State:
     """The state that :func:`dump` wrote; a malformed text raises ``ValueError`` naming the
     line."""
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        raise ValueError("gheos notation: the text is empty")
-    try:
-        state = _header_state(lines[0][1])
-    except (ValueError, KeyError, IndexError, TypeError) as error:
-        raise _error(*lines[0], error) from error
-    seen = set()
-    for n, line in lines[1:]:
-        word, *tokens = line.split()
-        reader = READERS.get(word)
-        if reader is None:
-            raise _error(n, line, f"unknown line {word!r}")
-        try:
-            reader(state, tokens or ["-"])
-        except (ValueError, KeyError, IndexError, TypeError) as error:
-            raise _error(n, line, error) from error
-        seen.add(word)
-    missing = [word for word in REQUIRED if word not in seen]
-    if missing:
-        raise ValueError(f"gheos notation: no {', '.join(missing)} line")
+    state = nt.read_lines(text, "gheos", _header_state, READERS, REQUIRED)
     _check(state)
     return state

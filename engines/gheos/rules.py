@@ -58,6 +58,10 @@ def symbols_of_civilization(land: Land, state: dict, symbol: str) -> dict[str, i
 
 def add_points(state: dict, seat: int, reason: str, points: int) -> None:
     state["points"][seat][reason] += points
+    if "scored" in state:  # each scoring by kind and epoch, for the final breakdown
+        record = state["scored"][seat].setdefault(f"{reason}/{state['epochs']}", [0, 0])
+        record[0] += points
+        record[1] += 1
 
 
 # --- 1. placing or replacing a tile -------------------------------------------------------

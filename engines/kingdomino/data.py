@@ -23,7 +23,6 @@ TERRAIN_LETTER = {
     "mine": "M",
 }
 LETTER_TERRAIN = {letter: name for name, letter in TERRAIN_LETTER.items()}
-TERRAINS = tuple(TERRAIN_LETTER)
 
 #: language-neutral symbols for action descriptions and score lines (words live in locales)
 TERRAIN_ICON = {

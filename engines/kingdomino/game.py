@@ -32,6 +32,7 @@ from engines.base import (
     NotYourTurn,
     ScoreLine,
     State,
+    TieBreak,
     Variant,
     View,
     check_players,
@@ -412,7 +413,9 @@ class Kingdomino(Game):
             "deck_left": len(state["deck"]),
             "kings_per_player": rules.kings_per_player(state["players"]),
             "kingdoms": kingdoms,
-            "current_line": [self._slot_view(slot) for slot in state["current_line"]],
+            # the finished game places nothing more: its board shows no "Placing now" line
+            "current_line": [] if state["phase"] == "over"
+            else [self._slot_view(slot) for slot in state["current_line"]],
             "next_line": [self._slot_view(slot) for slot in state["next_line"]],
             "last_placed": None if state["last_placed"] is None else dict(state["last_placed"]),
             "game_scores": game_points,
@@ -458,6 +461,12 @@ class Kingdomino(Game):
 
     def ranking(self, state: State) -> list[list[int]]:
         return scoring.rank(overall_tallies(state))
+
+    def tiebreaks(self, state: State) -> list[TieBreak]:
+        """The largest property (counted even without a crown), then the most crowns."""
+        tallies = overall_tallies(state)
+        return [TieBreak("kingdomino.tiebreak.largest", [t.largest for t in tallies]),
+                TieBreak("kingdomino.tiebreak.crowns", [t.crowns for t in tallies])]
 
     # --- notation and descriptions ---------------------------------------------------------
     def describe(self, state: State, action: str) -> tuple[str, dict[str, Any]]:

@@ -10,12 +10,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.bunny_kingdom.icons import building_icon, resource_icon
-from render.bunny_kingdom.lines import final_lines, fit, header_parts, joined, seat_lines
+from render.bunny_kingdom.lines import final_lines, header_parts, joined, seat_lines
 from render.bunny_kingdom.style import (
     BLOCK_W,
     BOARD_PX,
     CELL,
     GRID,
+    ICON_PX,
     LABEL,
     LAVA,
     LAVA_CORE,
@@ -24,7 +25,10 @@ from render.bunny_kingdom.style import (
     ROWS,
     SOFT,
     TERRAIN_COLOURS,
+    TERRAIN_GLYPHS,
+    TERRAIN_TEXTURES,
     TEXT_PX,
+    TEXTURE_INK,
     WHITE,
     WIDTH,
     lbl,
@@ -34,17 +38,21 @@ from render.bunny_kingdom.style import (
 from render.common import (
     INK,
     PAPER,
+    draw_pattern,
     draw_seat_marker,
     draw_text,
+    fit_text,
     font,
     layer_cache,
     legible,
+    note_icon,
     seat_colour,
-    text_on,
     text_width,
 )
 
 MAP_H = LABEL + BOARD_PX + LABEL
+BUILDING_PX = 28
+MARKER_PX = max(24, ICON_PX)  # the owner's marker, bottom right of a cell
 
 
 def cell_box(index: int, top: int = 0) -> tuple[int, int, int, int]:
@@ -61,21 +69,24 @@ def cell_name(index: int) -> str:
 
 @layer_cache(maxsize=4)
 def map_layer(terrain: tuple[str, ...]) -> Image.Image:
-    """Terrain, resource icons, cell names, grid and A-J / 1-10 labels (RGB, cached)."""
+    """Terrain with its glyph or texture, grid and A-J / 1-10 labels on every side (RGB,
+    cached). Cells carry no names: at phone size a name, a resource, a building and a marker
+    do not fit one cell, and the labels on all four sides name every cell."""
     img = Image.new("RGB", (WIDTH, MAP_H), PAPER)
     d = ImageDraw.Draw(img)
-    name_font = font(TEXT_PX, True)
     label = font(TEXT_PX + 2, True)
     for i, ter in enumerate(terrain):
         x0, y0, x1, y1 = cell_box(i)
         colour = TERRAIN_COLOURS.get(ter, (200, 200, 200))
         d.rectangle((x0, y0, x1, y1), fill=colour)
-        res = {"forest": "wood", "sea": "fish", "field": "carrots"}.get(ter)
+        if ter in TERRAIN_TEXTURES:
+            cell = Image.new("RGB", (CELL, CELL), colour)
+            draw_pattern(ImageDraw.Draw(cell), TERRAIN_TEXTURES[ter], CELL, TEXTURE_INK[ter])
+            img.paste(cell, (x0, y0))
+        res = TERRAIN_GLYPHS.get(ter)
         if res:
-            icon = resource_icon(res, 16)
-            img.paste(icon, (x1 - 19, y0 + 7), icon)
-        draw_text(img, (x0 + 7, y0 + 6), cell_name(i), font=name_font, fill=text_on(colour),
-                  key=True, draw=d)
+            icon = resource_icon(res, ICON_PX)
+            img.paste(icon, (x0 + 4, y0 + 4), icon)
     for k in range(11):
         x = MARGIN + LABEL + k * CELL
         y = LABEL + k * CELL
@@ -126,6 +137,9 @@ def render_board(view: dict[str, Any], *, names: list[str], lang: str = "en") ->
     height = header_h + MAP_H + 8 + blocks_h + len(final) * LINE_H + MARGIN
     img = Image.new("RGB", (WIDTH, height), PAPER)
     img.paste(map_layer(tuple(view["board"]["terrain"])), (0, header_h))
+    for ter in view["board"]["terrain"]:  # the map layer is cached: its icons noted here
+        if ter in TERRAIN_GLYPHS:
+            note_icon("terrain", ICON_PX)
     d = ImageDraw.Draw(img)
     for k, line in enumerate(header):
         draw_text(img, (MARGIN, 6 + k * (TEXT_PX + 8)), line, font=header_font, fill=INK,
@@ -166,7 +180,7 @@ def _seat_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     totals = view["totals"]
     score_font = font(TEXT_PX + 6, True)
     room = BLOCK_W - 48 - int(text_width(str(totals[s]), score_font)) - 8
-    draw_text(img, (x + 38, y + 18), fit(who(names, s) + flag, bold, room), font=bold,
+    draw_text(img, (x + 38, y + 18), fit_text(who(names, s) + flag, bold, room), font=bold,
               fill=INK, anchor="lm", draw=d)
     draw_text(img, (x + BLOCK_W - 10, y + 18), str(totals[s]), font=score_font,
               fill=legible(colour, WHITE), anchor="rm", draw=d)
@@ -238,6 +252,10 @@ def _pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], top:
             img.paste(cell_tile(terrain, i, building or "", view["posts"].get(coords[i], ""),
                                  pair_of.get(i, ""), owner[i], sides.get(i, frozenset())),
                       (x0, y0))
+            if building:
+                note_icon("building", BUILDING_PX)
+            if owner[i] >= 0:
+                note_icon("seat", MARKER_PX)
     # lava last: on top of every border, so it never disappears between two owned cells
     for pair in lava:
         a, b = sorted(pair)
@@ -265,10 +283,11 @@ def cell_tile(terrain: tuple[str, ...], i: int, building: str, resource: str, pa
         sprite = _border(owner, sides)
         tile.paste(sprite, (0, 0), sprite)
     if building:
-        icon = building_icon(building, 28, resource=resource, pair=pair)
-        tile.paste(icon, (5, CELL - 32), icon)
+        icon = building_icon(building, BUILDING_PX, resource=resource, pair=pair)
+        tile.paste(icon, (3, CELL - BUILDING_PX - 3), icon)
     if owner >= 0:
-        draw_seat_marker(tile, owner, (CELL - 16, CELL - 16), 22)
+        draw_seat_marker(tile, owner, (CELL - 3 - MARKER_PX // 2, CELL - 3 - MARKER_PX // 2),
+                         MARKER_PX)
     return tile
 
 

@@ -25,7 +25,17 @@ from render.bunny_kingdom.style import (
     tr,
     who,
 )
-from render.common import INK, PAPER, draw_seat_marker, draw_text, font, layer_cache, legible, seat_colour
+from render.common import (
+    INK,
+    PAPER,
+    draw_seat_marker,
+    draw_text,
+    font,
+    layer_cache,
+    legible,
+    note_icon,
+    seat_colour,
+)
 
 #: a card in a hand image: (kind, name, effect lines, drawn from the reserve)
 CardRow = tuple[str, str, list[str], bool]
@@ -180,8 +190,12 @@ def draw_section(img: Image.Image, d: ImageDraw.ImageDraw, heading: str, rows: l
         tag = "⬇ " + lbl(lang, "from_reserve") if from_reserve else ""
         tile = card_row(kind, terrain.get(kind, ""), name, tuple(effect), tag)
         img.paste(tile, (MARGIN, y))
+        note_icon("card", CARD_ICON_PX)  # card_row is cached: its icon is noted here
         y += tile.height + 6
     return y
+
+
+CARD_ICON_PX = 34
 
 
 @layer_cache(maxsize=512)
@@ -195,7 +209,7 @@ def card_row(kind: str, terrain: str, name: str, effect: tuple[str, ...], tag: s
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w, h - 1), 6, fill=WHITE,
                         outline=RESERVE_TAG if tag else CARD_EDGE, width=3 if tag else 1)
-    icon = card_icon(kind, terrain, 34)
+    icon = card_icon(kind, terrain, CARD_ICON_PX)
     img.paste(icon, (6, 6), icon if icon.mode == "RGBA" else None)
     ty = 5
     if tag:

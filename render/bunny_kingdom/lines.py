@@ -9,7 +9,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from render.bunny_kingdom.style import BLOCK_W, PANEL_W, SOFT, TEXT_PX, card_name, lbl, tr, who
-from render.common import INK, font, text_width
+from render.common import INK, dotted_lines, font, text_width
 
 
 def header_parts(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
@@ -59,24 +59,9 @@ def _wrapped(text: str, fnt: Any, width: int) -> tuple[str, ...]:
 
 
 def joined(d: ImageDraw.ImageDraw, parts: list[str], fnt: Any, width: int) -> list[str]:
-    """``parts`` joined with dots into as few lines as fit ``width``."""
-    lines: list[str] = []
-    for part in parts:
-        trial = f"{lines[-1]}  ·  {part}" if lines else part
-        if lines and text_width(trial, fnt) <= width:
-            lines[-1] = trial
-        else:
-            lines.extend(wrap(d, part, fnt, width))
-    return lines
-
-
-def fit(text: str, fnt: Any, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (long player names)."""
-    if text_width(text, fnt) <= width:
-        return text
-    while text and text_width(text + "…", fnt) > width:
-        text = text[:-1]
-    return text + "…"
+    """``parts`` joined with dots into as few lines as fit ``width``, a part too long for a
+    line wrapped."""
+    return dotted_lines(parts, fnt, width, lambda part: wrap(d, part, fnt, width))
 
 
 def grouped(kinds: list[str], lang: str) -> str:

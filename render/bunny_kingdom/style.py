@@ -7,7 +7,15 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import INK, PAPER, SEAT_COLOURS, fixed_palette, legible, min_label_px
+from render.common import (
+    INK,
+    PAPER,
+    SEAT_COLOURS,
+    fixed_palette,
+    legible,
+    min_icon_px,
+    min_label_px,
+)
 from render.common import to_png as encode_png
 from text.catalog import t
 
@@ -21,6 +29,14 @@ TERRAIN_COLOURS = {
     "mountain": (150, 138, 128),
     "city": (214, 196, 166),
 }
+#: the second, colour-free cue of each terrain (field and plains are ~4 apart under
+#: protanopia): a glyph of its resource on every forest, sea and field cell, a texture on the
+#: others (``render.common.draw_pattern``)
+TERRAIN_GLYPHS = {"forest": "wood", "sea": "fish", "field": "carrots"}
+TERRAIN_TEXTURES = {"plains": "tufts", "mountain": "peaks", "city": "bricks"}
+#: a texture's ink: the terrain's own colour, darker
+TEXTURE_INK = {terrain: tuple(round(c * 0.72) for c in TERRAIN_COLOURS[terrain])
+               for terrain in TERRAIN_TEXTURES}
 LAVA = (232, 70, 20)
 GRID = (90, 80, 70)
 GOLD = (240, 196, 40)
@@ -46,11 +62,12 @@ ICON_TEXT = (
 
 # phone-sized: the map is the image's width and every player's block goes below it
 CELL = 56
-LABEL = 24
+LABEL = 28
 MARGIN = 10
 BOARD_PX = CELL * 10
 WIDTH = MARGIN + LABEL + BOARD_PX + LABEL + MARGIN
-TEXT_PX = min_label_px(WIDTH)  # >= 9 px when the image is shown 390 px wide
+TEXT_PX = min_label_px(WIDTH)  # >= 11 px when the image is shown 390 px wide
+ICON_PX = min_icon_px(WIDTH)  # >= 14 px when the image is shown 390 px wide
 LINE_H = TEXT_PX + 6
 PANEL_W = WIDTH - 2 * MARGIN
 BLOCK_W = (PANEL_W - 8) // 2  # players' blocks two by two: a shorter image
@@ -91,7 +108,8 @@ RESERVE_TAG = (0, 90, 160)  # the reserve card's frame and tag: 7:1 on white
 
 #: every flat colour of the images, kept exact by the PNG palette
 PALETTE = fixed_palette((
-    *TERRAIN_COLOURS.values(), *SEAT_COLOURS, LAVA, LAVA_CORE, GRID, GOLD, SOFT, INK, PAPER,
+    *TERRAIN_COLOURS.values(), *TEXTURE_INK.values(), *SEAT_COLOURS, LAVA, LAVA_CORE, GRID,
+    GOLD, SOFT, INK, PAPER,
     WHITE, CARD_EDGE, RESERVE_TAG, (235, 230, 220), (0, 0, 0),
     *(legible(c, WHITE) for c in SEAT_COLOURS), *(legible(c, PAPER) for c in SEAT_COLOURS),
     (245, 240, 228), (200, 60, 50), (60, 50, 40), (250, 248, 240), TOWER, PROVISIONS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from render.canvas import Canvas, line_height, wrap
-from render.common import INK, PAPER
+from render.common import INK, PAPER, min_icon_px
 from render.dwoch_nastepcow.tiles import (
     ACTIVE_ROW,
     GRID,
@@ -34,7 +34,9 @@ class Below:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str, width: int,
                  fs: int) -> None:
         self.view, self.names, self.lang, self.width, self.fs = view, names, lang, width, fs
-        self.line = line_height(fs, True) + 4
+        #: troops, badges and resource discs: phone-sized icons
+        self.ip = min_icon_px(width)
+        self.line = max(line_height(fs, True), self.ip) + 4
 
     def height(self) -> int:
         return self._lay(None, 0)
@@ -55,9 +57,10 @@ class Below:
                 canvas.draw.rounded_rectangle(
                     (x0, y, x1, y + h), radius=8, fill=canvas.c(back),
                     outline=canvas.c(REACH if active else GRID), width=3 if active else 1)
-                draw_troop(canvas, (x0 + 8 + fs / 2, y + 4 + line / 2), seat, "normal", False,
-                       fs / 2)
-                canvas.text((x0 + 16 + fs, y + 4 + line / 2),
+                ip = self.ip
+                draw_troop(canvas, (x0 + 8 + ip / 2, y + 4 + line / 2), seat, "normal", False,
+                           ip / 2)
+                canvas.text((x0 + 16 + ip, y + 4 + line / 2),
                             seat_name(view, self.names, seat, lang)[:22], fs, PAPER, back,
                             bold=True, anchor="lm")
                 canvas.text((x1 - 10, y + 4 + line / 2),
@@ -67,12 +70,12 @@ class Below:
                     t(lang, f"{P}render.hand", n=view["hand_sizes"][seat]),
                     t(lang, f"{P}render.reach", n=view["reserve"]["reach"][seat]),
                 ])
-                box = canvas.text((x0 + 16 + fs, y + 4 + line * 1.5), sub, fs, PAPER, back,
+                box = canvas.text((x0 + 16 + ip, y + 4 + line * 1.5), sub, fs, PAPER, back,
                                   anchor="lm")
                 home = [tr for tr in view["troops"][seat] if tr["at"] is None]
                 for i, troop in enumerate(home):  # troops still in the reserve
-                    draw_troop(canvas, (box[2] + 14 + fs / 2 + i * (fs + 8), y + 4 + line * 1.5),
-                           seat, troop["kind"], troop["moved"], fs / 2 - 1)
+                    draw_troop(canvas, (box[2] + 14 + ip / 2 + i * (ip + 8), y + 4 + line * 1.5),
+                               seat, troop["kind"], troop["moved"], ip / 2)
             y += h + 6
         if over:
             ranking = view.get("ranking") or [[0, 1]]
@@ -110,17 +113,18 @@ class Below:
         return y
 
     def _resources(self, canvas: Canvas | None, mover: dict[str, Any], y: int) -> int:
-        fs, lang = self.fs, self.lang
+        fs, lang, ip = self.fs, self.lang, self.ip
         if canvas is not None:
             m = y + self.line / 2
             box = canvas.text((MARGIN, m), t(lang, f"{P}render.resources") + ":", fs, PAPER,
                               TABLE, anchor="lm")
             x = box[2] + 12
             for res in ("wood", "wheat", "stone"):
-                canvas.draw.ellipse((x, m - fs / 2, x + fs, m + fs / 2),
+                canvas.icon("resource", ip)
+                canvas.draw.ellipse((x, m - ip / 2, x + ip, m + ip / 2),
                                     fill=canvas.c(RESOURCE_COLOURS[res]), outline=canvas.c(INK))
                 label = f"{t(lang, f'{P}resource.{res}')} {mover['resources'][res]}"
-                box = canvas.text((x + fs + 5, m), label, fs, PAPER, TABLE, bold=True,
+                box = canvas.text((x + ip + 5, m), label, fs, PAPER, TABLE, bold=True,
                                   anchor="lm")
                 x = box[2] + 14
         y += self.line
@@ -135,7 +139,7 @@ class Below:
         head = f"{t(lang, f'{P}render.reserve')} · {t(lang, f'{P}render.stack', n=view['stack'])}"
         y = self._words(canvas, head, y, bold=True)
         in_reach = reserve["in_reach"][view["current"]] if view["to_act"] else []
-        badge = fs + 8
+        badge = max(fs + 8, self.ip)
         text_x = MARGIN + badge + 8 + MINI + 10
         for k in range(7):
             slot = (reserve["shield"] + k) % 7
@@ -151,6 +155,7 @@ class Below:
             if canvas is not None:
                 mid = y + row_h / 2
                 if slot == reserve["shield"]:
+                    canvas.icon("shield", badge)
                     draw_shield(canvas, (MARGIN + badge / 2, mid), badge, reserve["crown"])
                 elif slot in in_reach:
                     order = in_reach.index(slot) + 1
@@ -160,8 +165,9 @@ class Below:
                                 bold=True, anchor="mm")
                 if face is not None:
                     tx = MARGIN + badge + 8
-                    canvas.paste(tile_face(face, lang, MINI, max(9, MINI // 6), id_key=False),
+                    canvas.paste(tile_face(face, lang, MINI, 0, id_key=False, detail="picture"),
                                  (tx, y + 3))
+                    canvas.icon("tile", MINI)
                     if slot in in_reach:
                         canvas.draw.rectangle((tx - 3, y, tx + MINI + 2, y + MINI + 5),
                                               outline=canvas.c(REACH), width=3)
@@ -186,11 +192,11 @@ class Below:
             building = t(lang, P + "building." + e["building"])
             text = f"{e['cell']} {e['id']} {building}: {effect_text(e, lang)}"
             if canvas is not None:
-                draw_troop(canvas, (MARGIN + self.fs / 2, y + self.line / 2), e["owner"], "normal",
-                       False, self.fs / 2 - 2)
-            y = self._words(canvas, text, y, x=MARGIN + self.fs + 8)
-        # every building in the landscape by name, with the ids that show it: the names on
-        # the tile pictures are too small to read on a phone, the ids are not
+                draw_troop(canvas, (MARGIN + self.ip / 2, y + self.line / 2), e["owner"],
+                           "normal", False, self.ip / 2)
+            y = self._words(canvas, text, y, x=MARGIN + self.ip + 8)
+        # every building in the landscape by name, with the ids that show it: the tiles on
+        # the board carry only their ids (a name does not fit a phone-sized cell)
         by_name: dict[str, list[str]] = {}
         for e in view["landscape"]:
             if e["face"] == "up":

@@ -39,6 +39,7 @@ def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
     for i, face in enumerate(hand):
         x = 24 + i * (HAND + 16)
         canvas.paste(tile_face(face, lang, HAND, 18), (x, 42))
+        canvas.icon("tile", HAND)
         for k, row in enumerate(texts[i]):
             canvas.text((x, HAND + 50 + k * line), row, fs, PAPER, TABLE)
     if mine:
@@ -49,6 +50,7 @@ def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
                           anchor="lm")
         x = box[2] + 12
         for res in ("wood", "wheat", "stone"):
+            canvas.icon("resource", 18)
             canvas.draw.ellipse((x, m - 9, x + 18, m + 9), fill=canvas.c(RESOURCE_COLOURS[res]),
                                 outline=canvas.c(INK))
             box = canvas.text((x + 24, m), str(mover["resources"][res]), fs + 2, PAPER, TABLE,

@@ -16,12 +16,13 @@ from render.common import INK, PAPER, font
 from text.catalog import t
 
 P = "dwoch_nastepcow."
-TILE = 88  # landscape cell size in pixels
+TILE = 112  # the largest landscape cell (pixels); a wider landscape gets smaller cells
 ID_BAND = 0.3  # the top of a landscape tile kept for its id (written by the canvas)
-MINI = 52  # reserve tile size (the list beside it names the tile)
+MINI = 56  # reserve tile size (a picture: the list beside it names the tile)
 HAND = 150  # hand tile size
 MARGIN = 12
-MIN_WIDTH = 600
+#: every board is this wide (a steady width: the chat does not rescale it as tiles are laid)
+WIDTH = 700
 
 TILE_COLOURS = {"green": (118, 160, 84), "yellow": (232, 196, 96), "grey": (158, 160, 164)}
 BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 122, 126)}
@@ -29,7 +30,6 @@ BACK_COLOURS = {"green": (86, 124, 62), "yellow": (196, 160, 70), "grey": (120, 
 PRODUCER_RESOURCE = {"farm": "wheat", "sawmill": "wood", "quarry": "stone"}
 RESOURCE_COLOURS = {"wood": TILE_COLOURS["green"], "wheat": TILE_COLOURS["yellow"],
                     "stone": TILE_COLOURS["grey"]}
-RESOURCE_OF = {"green": "wood", "yellow": "wheat", "grey": "stone"}
 TROOP_COLOURS = ((250, 250, 250), (52, 110, 200))  # white, blue (the game's colours)
 RETINUE_RIM = (236, 190, 30)
 ROAD = (214, 196, 156)
@@ -183,12 +183,17 @@ def _draw_roads(draw: ImageDraw.ImageDraw, face: dict[str, Any], size: int) -> N
 
 
 @lru_cache(maxsize=1024)
-def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: bool) -> Sprite:
+def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: bool,
+                 detail: str = "full") -> Sprite:
     """A face-up tile, upright: id (``id_size`` px) and set symbol on top, the name, the
     effect glyph, cost pips in the bottom-left (the bottom-right stays free for troops).
-    ``id_key``: the id is the readable label of this tile (not repeated beside it). The name
-    is a detail here: as large as the tile allows, and written out in full where it counts
-    (the reserve list, the hand, the notes)."""
+    ``id_key``: the id is the readable label of this tile (not repeated beside it).
+    ``detail``: "full" (the hand); "picture" (the reserve: no words, the list beside it
+    names the tile); "landscape" (a built tile: roads and the effect glyph only; the canvas
+    writes the id, the notes under the board name every building, and the id's letters
+    name its set; cost no longer matters)."""
+    if detail != "full":
+        return _bare_sprite(face_json, size, detail == "picture")
     face = json.loads(face_json)
     img = Image.new("RGB", (size, size), TILE_COLOURS[face["colour"]])
     draw = ImageDraw.Draw(img)
@@ -236,6 +241,31 @@ def _tile_sprite(face_json: str, lang: str, size: int, id_size: int, id_key: boo
     return to_sprite(img, PALETTE, tuple(marks))
 
 
+def _bare_sprite(face_json: str, size: int, costs: bool) -> Sprite:
+    """A tile without words: roads, the effect glyph, and (``costs``) the set symbol and the
+    cost pips."""
+    face = json.loads(face_json)
+    img = Image.new("RGB", (size, size), TILE_COLOURS[face["colour"]])
+    draw = ImageDraw.Draw(img)
+    _draw_roads(draw, face, size)
+    pad = max(3, size // 24)
+    if costs:
+        s = max(12, size // 4)
+        _shape(draw, SET_SHAPES.get(face["set"], "circle"),
+               (size - pad - s, pad, size - pad, pad + s), PAPER)
+        pips = [r for r in ("wood", "wheat", "stone") for _ in range(face["cost"].get(r, 0))]
+        pr = max(4, size // 14)
+        x, y = pad + pr, size - pad - pr
+        for r in pips:
+            draw.ellipse((x - pr, y - pr, x + pr, y + pr), fill=RESOURCE_COLOURS[r], outline=INK)
+            x += 2 * pr + 1
+        _glyph(draw, face, (pad + 2, int(size * 0.3), size - pad - 2, int(size * 0.72)))
+    else:  # the glyph between the id band and the troops' band
+        _glyph(draw, face, (pad + 2, int(size * ID_BAND) + 2, size - pad - 2, int(size * 0.66)))
+    draw.rectangle((0, 0, size - 1, size - 1), outline=INK)
+    return to_sprite(img, PALETTE)
+
+
 @lru_cache(maxsize=64)
 def back_sprite(colour: str, size: int, mark: str) -> Sprite:
     return to_sprite(_back_image(colour, size, mark), PALETTE)
@@ -248,11 +278,11 @@ def clear_caches() -> None:
     label_mask.cache_clear()
 
 
-def tile_face(entry: dict[str, Any], lang: str, size: int, id_size: int, id_key: bool = True
-          ) -> Sprite:
+def tile_face(entry: dict[str, Any], lang: str, size: int, id_size: int, id_key: bool = True,
+              detail: str = "full") -> Sprite:
     face = {k: entry[k] for k in ("id", "set", "building", "colour", "cost", "roads", "axis",
                                   "arrows", "layout", "boosts", "counts") if k in entry}
-    return _tile_sprite(json.dumps(face, sort_keys=True), lang, size, id_size, id_key)
+    return _tile_sprite(json.dumps(face, sort_keys=True), lang, size, id_size, id_key, detail)
 
 
 def draw_troop(canvas: Canvas, centre: tuple[float, float], seat: int, kind: str, moved: bool,

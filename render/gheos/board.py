@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from render.canvas import Canvas, line_height, text_size
-from render.common import INK, PAPER
+from render.common import INK, PAPER, min_icon_px
 from render.gheos.panel import Panel
 from render.gheos.tiles import (
     CIV_RGB,
@@ -22,10 +22,10 @@ from render.gheos.tiles import (
     LABEL_PLATE,
     LAST,
     MARGIN,
-    MIN_WIDTH,
     PALETTE,
     SIDE,
     WHITE,
+    WIDTH,
     cell_origin,
     parse_cell,
     part_shapes,
@@ -74,25 +74,24 @@ def map_bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
             min(r for _, r in every), max(r for _, r in every))
 
 
-def image_width(map_w: int) -> tuple[int, int]:
-    """(image width, row-letter column width): the text size depends on the width, the
-    row-letter column on the text size."""
-    width = max(MIN_WIDTH, map_w + 2 * MARGIN + 2 * text_size(MIN_WIDTH))
-    for _ in range(3):
-        label_w = text_size(width) + 6
-        width = max(MIN_WIDTH, map_w + 2 * MARGIN + label_w)
-    return width, label_w
+def tile_side(half_columns: int) -> int:
+    """The tile side: ``SIDE``, or smaller (a multiple of 8, so that few sizes are drawn)
+    when the map would not fit ``WIDTH``."""
+    room = WIDTH - 2 * MARGIN - text_size(WIDTH) - 6
+    fit = int(2 * room / half_columns) - 2
+    return min(SIDE, fit - fit % 8)
 
 
 def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
                  highlight: str | None = None) -> Canvas:
     min_c, max_c, min_r, max_r = map_bounds(view)
-    s = SIDE
+    s = tile_side(max_c - min_c + 2)
     h = s * math.sqrt(3) / 2
     map_w = int((max_c - min_c + 2) * s / 2) + 2
     map_h = int((max_r - min_r + 1) * h) + 2
-    width, label_w = image_width(map_w)
+    width = WIDTH
     fs = text_size(width)
+    label_w = fs + 6
     top = MARGIN + line_height(fs, True)
     left = MARGIN + label_w + (width - 2 * MARGIN - label_w - map_w) // 2
     panel = Panel(view, names, lang, width, fs)
@@ -101,12 +100,12 @@ def board_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en",
     frame = MapFrame(left - min_c * s / 2, top - min_r * h, s, h)
     draw_coordinates(canvas, frame, (min_c, max_c, min_r, max_r), fs)
     draw_free_cells(canvas, frame, view, fs)
-    draw_tiles(canvas, frame, view)
+    draw_tiles(canvas, frame, view, min_icon_px(width))
     draw_civ_outlines(canvas, frame, view)
     # highlights under the names and markers, so they stay readable
     draw_highlights(canvas, frame, view, highlight)
     draw_cell_names(canvas, frame, view, fs)
-    draw_markers(canvas, civ_markers(frame, view))
+    draw_markers(canvas, civ_markers(frame, view), min_icon_px(width))
     panel.draw(canvas, top + map_h + MARGIN)
     return canvas
 
@@ -135,10 +134,14 @@ def draw_free_cells(canvas: Canvas, frame: MapFrame, view: dict[str, Any], fs: i
                     FREE_TEXT, FREE, anchor="mm")
 
 
-def draw_tiles(canvas: Canvas, frame: MapFrame, view: dict[str, Any]) -> None:
+def draw_tiles(canvas: Canvas, frame: MapFrame, view: dict[str, Any], sym_px: int) -> None:
     for b in view["board"]:
         canvas.paste(tile_pixels(tile_key(b["parts"], "slots"), b["up"], frame.s,
-                                 b.get("start", False)), frame.origin(b["col"], b["row"]))
+                                 b.get("start", False), sym_px),
+                     frame.origin(b["col"], b["row"]))
+        for p in b["parts"]:  # the sprites are cached: their symbols are noted here
+            for _ in p["symbols"]:
+                canvas.icon("symbol", max(sym_px, frame.s // 5))
 
 
 def draw_civ_outlines(canvas: Canvas, frame: MapFrame, view: dict[str, Any]) -> None:
@@ -187,7 +190,9 @@ def draw_highlights(canvas: Canvas, frame: MapFrame, view: dict[str, Any],
 
 
 def draw_cell_names(canvas: Canvas, frame: MapFrame, view: dict[str, Any], fs: int) -> None:
-    """Every tile's cell name; a continent's label tile in gold."""
+    """A continent's label tile carries its name in gold (the name moves use); other tiles
+    carry none: at phone size a name plate covered most of a tile's symbols, and the row
+    letters and column numbers name every cell."""
     labels = {r["label"] for r in view["regions"] if r["kind"] == "continent"}
     for b in view["board"]:
         x, y = frame.origin(b["col"], b["row"])
@@ -195,15 +200,15 @@ def draw_cell_names(canvas: Canvas, frame: MapFrame, view: dict[str, Any], fs: i
         if b["cell"] in labels:
             canvas.text(spot, b["cell"], fs, LABEL_GOLD, LABEL_PLATE, bold=True, anchor="mm",
                         plate=True, pad=2)
-        else:
-            canvas.text(spot, b["cell"], fs, WHITE, INK, anchor="mm", plate=True, pad=2)
 
 
-def draw_markers(canvas: Canvas, markers: list[tuple[str, tuple[float, float]]]) -> None:
+def draw_markers(canvas: Canvas, markers: list[tuple[str, tuple[float, float]]],
+                 icon_px: int) -> None:
     """Civilization markers: discs in the civilization's colour on a white ring."""
-    r = max(9, SIDE // 8)
+    r = max(icon_px // 2 + 1, SIDE // 8)
     d = canvas.draw
     for colour, (mx, my) in markers:
+        canvas.icon("civilization", 2 * r)
         d.ellipse((mx - r - 2, my - r - 2, mx + r + 2, my + r + 2), fill=canvas.c(WHITE))
         d.ellipse((mx - r, my - r, mx + r, my + r), fill=canvas.c(CIV_RGB[colour]),
                   outline=canvas.c(INK), width=2)

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from render.canvas import Canvas, line_height, seat_mark
-from render.common import INK, PAPER, min_label_px
+from render.common import INK, PAPER, min_icon_px, min_label_px
 from render.gheos.tiles import MARGIN, PALETTE, tile_key, tile_pixels
 from text.catalog import t
 
@@ -43,7 +43,11 @@ def hand_canvas(view: dict[str, Any], *, names: list[str], lang: str = "en") -> 
             parts = [{"kind": p["kind"], "slots": sorted((e + rot) % 3 for e in p["edges"]),
                       "symbols": p["symbols"]} for p in entry["parts"]]
             x = MARGIN + rot * (s + 24)
-            canvas.paste(tile_pixels(tile_key(parts, "slots"), True, s), (x, top))
+            sym_px = max(min_icon_px(width), s // 5)
+            canvas.paste(tile_pixels(tile_key(parts, "slots"), True, s, False, sym_px), (x, top))
+            for p in parts:  # the sprite is cached: its symbols are noted here
+                for _ in p["symbols"]:
+                    canvas.icon("symbol", sym_px)
             canvas.text((x + s / 2, top + h + 4), f"r{rot}", fs, INK, PAPER, bold=True,
                         anchor="ma")
         y += row_h

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from render.canvas import Canvas, line_height, seat_mark, text_width
-from render.common import INK, PAPER
+from render.common import INK, PAPER, min_icon_px
 from render.gheos.tiles import (
     ACTIVE_BOX,
     ALERT,
@@ -61,7 +61,9 @@ class Panel:
     def __init__(self, view: dict[str, Any], names: list[str], lang: str, width: int,
                  fs: int) -> None:
         self.view, self.names, self.lang, self.width, self.fs = view, names, lang, width, fs
-        self.line = line_height(fs, True) + 6
+        #: tokens, discs, cubes, symbols and seat marks: phone-sized icons
+        self.ip = min_icon_px(width)
+        self.line = max(line_height(fs, True), self.ip) + 6
 
     def height(self) -> int:
         return self._lay(None, 0)
@@ -108,7 +110,7 @@ class Panel:
         lifted = [c["civ"] for c in view["civs"] if c.get("migrating")]
         if lifted:  # markers lifted off a split continent, waiting for their new land
             for civ in lifted:
-                flow.item(fs, _disc(civ, fs), gap=4)
+                flow.item(self.ip, _disc(civ, self.ip, fs), gap=4)
             flow.text(t(lang, "gheos.ui.migrating"), fs, ALERT, PAPER)
             flow.newline()
         if view.get("over") and view.get("ranking"):
@@ -120,14 +122,14 @@ class Panel:
 
     def _supply(self, canvas: Canvas | None, y: int) -> int:
         """The supply: a ring for a civilization not on the board, a disc for one that is."""
-        view, fs = self.view, self.fs
+        view, fs, ip = self.view, self.fs, self.ip
         flow = _Flow(canvas, MARGIN, self.width - MARGIN, y + 4, self.line)
         flow.text(t(self.lang, "gheos.ui.supply") + ":", fs, INK, PAPER, bold=True)
         on_board = {c["civ"] for c in view["civs"]}
         for civ in CIV_ORDER:
             n = str(view["supply"].get(civ, 0))
-            flow.item(fs + 4 + fs + 2 + text_width(n, fs), _supply(civ, civ in on_board, n, fs),
-                      gap=14)
+            flow.item(ip + 4 + ip + 3 + text_width(n, fs),
+                      _supply(civ, civ in on_board, n, fs, ip), gap=14)
         return flow.end() + 8
 
     def _continents(self, canvas: Canvas | None, y: int) -> int:
@@ -136,13 +138,14 @@ class Panel:
         conts = [r for r in self.view["regions"] if r["kind"] == "continent"]
         conts.sort(key=lambda r: (r["civ"] is None, parse_cell(r["label"])[1],
                                   parse_cell(r["label"])[0]))
-        cell_w = fs + 6 + text_width("W30", fs, True) + 8 + 4 * (fs + 4 + text_width("00", fs) + 8)
+        big = max(fs + 4, self.ip)
+        cell_w = big + 6 + text_width("W30", fs, True) + 8 + 4 * (big + 2 + text_width("00", fs) + 8)
         cols = max(1, (x1 - x0) // cell_w)
         for i, r in enumerate(conts):
             cx = x0 + (i % cols) * ((x1 - x0) // cols)
             cy = y + (i // cols) * self.line
             if canvas is not None:
-                _continent(canvas, r, cx, cy, self.line, fs)
+                _continent(canvas, r, cx, cy, self.line, fs, self.ip)
         return y + -(-len(conts) // cols) * self.line + 6
 
     def _legend(self, flow: _Flow) -> None:
@@ -150,8 +153,8 @@ class Panel:
         for sym in ("wheat", "chalice", "swords", "pyramid", "temple_swords"):
             word = t(self.lang,
                      "gheos.ui.temple" if sym.startswith("temple") else f"gheos.term.{sym}")
-            flow.item(fs + 4 + 4 + text_width(word, fs), _legend(sym, word, fs, self.line),
-                      gap=16)
+            flow.item(max(fs + 4, self.ip) + 4 + text_width(word, fs),
+                      _legend(sym, word, fs, self.line, self.ip), gap=16)
 
     def _seat(self, canvas: Canvas | None, seat: dict[str, Any], y: int, active: bool) -> int:
         fs, x0, x1 = self.fs, MARGIN, self.width - MARGIN
@@ -165,8 +168,8 @@ class Panel:
         canvas.draw.rounded_rectangle((x0, y, x1, bottom), radius=6, fill=canvas.c(back),
                                       outline=canvas.c(INK), width=3 if active else 1)
         mid = y + 4 + self.line / 2
-        seat_mark(canvas, s, (x0 + 8 + fs / 2, mid), fs / 2, outline_only=True)
-        canvas.text((x0 + 16 + fs, mid), self._name(s)[:24], fs, INK, back, bold=True,
+        seat_mark(canvas, s, (x0 + 8 + self.ip / 2, mid), self.ip / 2, outline_only=True)
+        canvas.text((x0 + 16 + self.ip, mid), self._name(s)[:24], fs, INK, back, bold=True,
                     anchor="lm")
         canvas.text((x1 - 8, mid), t(self.lang, "gheos.ui.points", n=seat["score"]), fs, INK,
                     back, bold=True, anchor="rm")
@@ -176,97 +179,110 @@ class Panel:
 
     def _seat_details(self, flow: _Flow, seat: dict[str, Any], back: tuple = BOX) -> None:
         """Scoring tokens left, tiles in hand (face down), followers per civilization."""
-        fs = self.fs
+        fs, ip = self.fs, self.ip
         word = t(self.lang, "gheos.ui.tokens")
-        flow.item(3 * (fs + 3) + 4 + text_width(word, fs), _tokens(seat["tokens"], word, fs,
-                                                                   back), gap=18)
-        flow.item(max(1, seat["hand"]) * (fs + 3), _hand(seat["hand"], fs), gap=18)
+        flow.item(3 * (ip + 3) + 4 + text_width(word, fs), _tokens(seat["tokens"], word, fs,
+                                                                   back, ip), gap=18)
+        flow.item(max(1, seat["hand"]) * (ip + 3), _hand(seat["hand"], fs, ip), gap=18)
         if not seat["followers"]:
             flow.text("—", fs, INK, back)
         for civ in CIV_ORDER:
             n = seat["followers"].get(civ, 0)
             if n:
-                flow.item(fs + 3 + text_width(str(n), fs), _cube(civ, str(n), fs, back), gap=12)
+                flow.item(ip + 3 + text_width(str(n), fs), _cube(civ, str(n), fs, back, ip),
+                          gap=12)
 
 
-def _disc(civ: str, fs: int) -> Any:
+def _disc(civ: str, ip: int, fs: int) -> Any:
     def draw(c: Canvas, x: int, y: int) -> None:
-        m = y + c_line(fs) / 2
-        c.draw.ellipse((x, m - fs / 2, x + fs, m + fs / 2), fill=c.c(CIV_RGB[civ]),
+        m = y + c_line(fs, ip) / 2
+        c.icon("civilization", ip)
+        c.draw.ellipse((x, m - ip / 2, x + ip, m + ip / 2), fill=c.c(CIV_RGB[civ]),
                        outline=c.c(INK), width=2)
     return draw
 
 
-def c_line(fs: int) -> int:
-    return line_height(fs, True) + 6
+def c_line(fs: int, ip: int) -> int:
+    return max(line_height(fs, True), ip) + 6
 
 
-def _cube(civ: str, n: str, fs: int, back: tuple) -> Any:
+def _cube(civ: str, n: str, fs: int, back: tuple, ip: int) -> Any:
     def draw(c: Canvas, x: int, y: int) -> None:
-        m = y + c_line(fs) / 2
-        k = fs * 0.42
+        m = y + c_line(fs, ip) / 2
+        k = ip / 2
+        c.icon("follower", ip)
         c.draw.rectangle((x, m - k, x + 2 * k, m + k), fill=c.c(CIV_RGB[civ]),
                          outline=c.c(INK), width=1)
-        c.text((x + fs + 3, m), n, fs, INK, back, anchor="lm")
+        c.text((x + ip + 3, m), n, fs, INK, back, anchor="lm")
     return draw
 
 
-def _supply(civ: str, on_board: bool, n: str, fs: int) -> Any:
+def _supply(civ: str, on_board: bool, n: str, fs: int, ip: int) -> Any:
     def draw(c: Canvas, x: int, y: int) -> None:
-        m = y + c_line(fs) / 2
-        r = fs * 0.42
+        m = y + c_line(fs, ip) / 2
+        r = ip / 2
+        c.icon("civilization", ip)
         if on_board:
             c.draw.ellipse((x, m - r, x + 2 * r, m + r), fill=c.c(CIV_RGB[civ]),
                            outline=c.c(INK), width=1)
         else:
             c.draw.ellipse((x, m - r, x + 2 * r, m + r), fill=c.c(PAPER),
                            outline=c.c(CIV_RGB[civ] if civ != "white" else INK), width=2)
-        _cube(civ, n, fs, PAPER)(c, x + fs + 4, y)
+        _cube(civ, n, fs, PAPER, ip)(c, x + ip + 4, y)
     return draw
 
 
-def _tokens(n: int, word: str, fs: int, back: tuple) -> Any:
+def _tokens(n: int, word: str, fs: int, back: tuple, ip: int) -> Any:
     def draw(c: Canvas, x: int, y: int) -> None:
-        m = y + c_line(fs) / 2
-        r = fs * 0.42
+        m = y + c_line(fs, ip) / 2
+        r = ip / 2
         for i in range(3):
             fill = GOLD if i < n else EMPTY_TOKEN
-            cx = x + i * (fs + 3) + r
+            cx = x + i * (ip + 3) + r
+            c.icon("token", ip)
             c.draw.ellipse((cx - r, m - r, cx + r, m + r), fill=c.c(fill), outline=c.c(INK))
-        c.text((x + 3 * (fs + 3) + 4, m), word, fs, INK, back, anchor="lm")
+        c.text((x + 3 * (ip + 3) + 4, m), word, fs, INK, back, anchor="lm")
     return draw
 
 
-def _hand(n: int, fs: int) -> Any:
+def _hand(n: int, fs: int, ip: int) -> Any:
     def draw(c: Canvas, x: int, y: int) -> None:
-        m = y + c_line(fs) / 2
+        m = y + c_line(fs, ip) / 2
         for i in range(n):
-            bx = x + i * (fs + 3)
-            c.draw.polygon([(bx, m + fs * 0.45), (bx + fs / 2, m - fs * 0.45),
-                            (bx + fs, m + fs * 0.45)], fill=c.c(WHITE), outline=c.c(INK))
+            bx = x + i * (ip + 3)
+            c.icon("tile", ip)
+            c.draw.polygon([(bx, m + ip * 0.45), (bx + ip / 2, m - ip * 0.45),
+                            (bx + ip, m + ip * 0.45)], fill=c.c(WHITE), outline=c.c(INK))
     return draw
 
 
-def _legend(sym: str, word: str, fs: int, line: int) -> Any:
+def _legend(sym: str, word: str, fs: int, line: int, ip: int) -> Any:
+    big = max(fs + 4, ip)
+
     def draw(c: Canvas, x: int, y: int) -> None:
-        c.paste(icon_pixels(sym, fs + 4), (x, y + (line - fs - 4) / 2))
-        c.text((x + fs + 8, y + line / 2), word, fs, INK, PAPER, anchor="lm")
+        c.paste(icon_pixels(sym, big), (x, y + (line - big) / 2))
+        c.icon("symbol", big)
+        c.text((x + big + 4, y + line / 2), word, fs, INK, PAPER, anchor="lm")
     return draw
 
 
-def _continent(canvas: Canvas, r: dict[str, Any], x: int, y: int, line: int, fs: int) -> None:
+def _continent(canvas: Canvas, r: dict[str, Any], x: int, y: int, line: int, fs: int,
+               ip: int) -> None:
     m = y + line / 2
+    big = max(fs + 4, ip)
+    canvas.icon("civilization", ip)
     if r["civ"]:
-        canvas.draw.ellipse((x, m - fs / 2, x + fs, m + fs / 2), fill=canvas.c(CIV_RGB[r["civ"]]),
+        canvas.draw.ellipse((x, m - ip / 2, x + ip, m + ip / 2), fill=canvas.c(CIV_RGB[r["civ"]]),
                             outline=canvas.c(INK), width=2)
     else:
-        canvas.draw.ellipse((x, m - fs / 2, x + fs, m + fs / 2), outline=canvas.c(GREY), width=2)
-    canvas.text((x + fs + 6, m), r["label"], fs, INK, PAPER, bold=True, anchor="lm")
-    cx = x + fs + 6 + text_width("W30", fs, True) + 8
+        canvas.draw.ellipse((x, m - ip / 2, x + ip, m + ip / 2), outline=canvas.c(GREY), width=2)
+    canvas.text((x + ip + 6, m), r["label"], fs, INK, PAPER, bold=True, anchor="lm")
+    cx = x + ip + 6 + text_width("W30", fs, True) + 8
     for sym in ("wheat", "chalice", "swords", "pyramid"):
-        canvas.paste(icon_pixels(sym, fs + 4), (cx, m - (fs + 4) / 2))
-        canvas.text((cx + fs + 6, m), str(r[sym]), fs, INK, PAPER, anchor="lm")
-        cx += fs + 4 + text_width("00", fs) + 8
+        canvas.paste(icon_pixels(sym, big), (cx, m - big / 2))
+        canvas.icon("symbol", big)
+        canvas.text((cx + big + 2, m), str(r[sym]), fs, INK, PAPER, anchor="lm")
+        cx += big + 2 + text_width("00", fs) + 8
 
 
 def pending_line(pend: dict[str, Any], who: str, lang: str) -> str:

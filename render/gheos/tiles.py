@@ -8,7 +8,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.canvas import Palette, Sprite, to_sprite
 from render.common import INK, PAPER
@@ -18,6 +18,10 @@ SEA_DARK = (44, 96, 148)
 LAND = (138, 184, 92)
 LAND_EDGE = (92, 134, 60)
 SHORE = (196, 190, 120)
+#: shore and land are ~5 apart (CIEDE2000) under protanopia: shore parts are also hatched
+SHORE_HATCH = (150, 144, 84)
+#: the colour-free cue of each kind of tile part (``hatch`` lines; land is plain)
+PART_PATTERNS = {"landmass": "plain", "shore": "hatch"}
 FREE = (226, 232, 236)
 FREE_LINE = (176, 188, 198)
 FREE_TEXT = (62, 70, 78)
@@ -38,8 +42,10 @@ STAR = (220, 20, 20)
 STAR_EDGE = (90, 0, 0)
 MARGIN = 12
 SS = 2  # supersampling factor for tile sprites
-MIN_WIDTH = 600  # narrower maps are centred on this width (room for the panel)
-SIDE = 80  # tile side in pixels, one size for every map: each tile picture is drawn once
+#: every board is this wide (a steady width: the chat does not rescale it as tiles are laid);
+#: maps are centred on it, and a map too wide for it gets smaller tiles
+WIDTH = 640
+SIDE = 112  # the largest tile side (pixels), while the map fits: each tile is drawn once a size
 
 #: the game's six civilization colours, in shades that stay >= 20 apart (CIEDE2000) under
 #: simulated deuteranopia, protanopia and tritanopia (red and green were 7 apart)
@@ -55,7 +61,7 @@ CIV_ORDER = ("red", "green", "yellow", "blue", "black", "white")
 TEMPLE_ROOF = {"temple_wheat": (226, 180, 40), "temple_chalice": (190, 120, 30),
                "temple_swords": (120, 120, 140)}
 PALETTE = Palette([
-    PAPER, INK, WHITE, SEA, SEA_DARK, LAND, LAND_EDGE, SHORE, FREE, FREE_LINE, FREE_TEXT,
+    PAPER, INK, WHITE, SEA, SEA_DARK, LAND, LAND_EDGE, SHORE, SHORE_HATCH, FREE, FREE_LINE, FREE_TEXT,
     HIGHLIGHT, LAST, GOLD, LABEL_GOLD, LABEL_PLATE, GREY, EMPTY_TOKEN, BOX, ACTIVE_BOX, EPOCH,
     ALERT, WINNER, STAR, STAR_EDGE, *CIV_RGB.values(), *TEMPLE_ROOF.values(),
 ])  # no seat colours: players own no colour in Gheos
@@ -212,8 +218,10 @@ def tile_key(parts: list[dict[str, Any]], field: str) -> tuple:
 
 
 @lru_cache(maxsize=512)
-def tile_sprite(parts_key: tuple, up: bool, s: int, start: bool = False) -> Image.Image:
-    """A tile as an RGBA image the size of its cell (``s`` wide): sea, land, symbols."""
+def tile_sprite(parts_key: tuple, up: bool, s: int, start: bool = False, sym_px: int = 14
+                ) -> Image.Image:
+    """A tile as an RGBA image the size of its cell (``s`` wide): sea, land, symbols at
+    least ``sym_px`` wide (phone-readable on the image the tile ends in)."""
     h = s * math.sqrt(3) / 2
     w_big, h_big = s * SS, int(math.ceil(h)) * SS
     big = Image.new("RGBA", (w_big, h_big), (0, 0, 0, 0))
@@ -224,9 +232,11 @@ def tile_sprite(parts_key: tuple, up: bool, s: int, start: bool = False) -> Imag
     for (kind, _slots, _sym), (poly, _spots) in zip(parts_key, shapes, strict=True):
         d.polygon(poly, fill=LAND if kind == "landmass" else SHORE, outline=LAND_EDGE,
                   width=SS)
+        if PART_PATTERNS.get(kind) == "hatch":
+            _hatch(big, poly)
     d.line([*corners, corners[0]], fill=SEA_DARK, width=SS)
     img = big.reduce(SS)  # a box filter: smooth enough, several times cheaper
-    px = max(14, s // 5)
+    px = max(sym_px, s // 5)
     for (_kind, _slots, symbols), (_poly, spots) in zip(
             parts_key, part_shapes(up, s, tuple(k[1] for k in parts_key)), strict=True):
         for sym, spot in zip(symbols, symbol_spots(spots, len(symbols)), strict=False):
@@ -234,6 +244,18 @@ def tile_sprite(parts_key: tuple, up: bool, s: int, start: bool = False) -> Imag
     if start:
         _star(img, up, s, h)
     return img
+
+
+def _hatch(big: Image.Image, poly: list[tuple[float, float]]) -> None:
+    """Diagonal lines inside ``poly`` (a shore part), spaced to show at phone size."""
+    inside = Image.new("L", big.size, 0)
+    ImageDraw.Draw(inside).polygon(poly, fill=255)
+    lines = Image.new("L", big.size, 0)
+    dl = ImageDraw.Draw(lines)
+    w, h = big.size
+    for k in range(-h, w, 7 * SS):
+        dl.line([(k, h), (k + h, 0)], fill=255, width=SS + 1)
+    big.paste(SHORE_HATCH + (255,), (0, 0), ImageChops.multiply(inside, lines))
 
 
 def _star(img: Image.Image, up: bool, s: int, h: float) -> None:
@@ -250,9 +272,10 @@ def _star(img: Image.Image, up: bool, s: int, h: float) -> None:
 
 
 @lru_cache(maxsize=2048)
-def tile_pixels(parts_key: tuple, up: bool, s: int, start: bool = False) -> Sprite:
+def tile_pixels(parts_key: tuple, up: bool, s: int, start: bool = False, sym_px: int = 14
+                ) -> Sprite:
     """``tile_sprite`` mapped to the palette, once per tile, orientation and size."""
-    return to_sprite(tile_sprite(parts_key, up, s, start), PALETTE)
+    return to_sprite(tile_sprite(parts_key, up, s, start, sym_px), PALETTE)
 
 
 @lru_cache(maxsize=64)

@@ -11,6 +11,7 @@ import pytest
 
 from engines.dwoch_nastepcow import GAME
 from engines.dwoch_nastepcow.notation import dump, load
+from tests import notation as shared
 
 from .helpers import BLUE, WHITE, blank, put, reserve, tile, troop
 
@@ -36,13 +37,7 @@ OPTIONS = [
 
 
 def round_trips(state: dict) -> None:
-    text = GAME.notation(state)
-    loaded = GAME.load(text)
-    assert loaded == state
-    assert GAME.notation(loaded) == text
-    assert list(loaded["landscape"]) == list(state["landscape"])  # in the order laid
-    assert list(loaded["tiles"]) == list(state["tiles"])
-    assert all(len(line) <= 200 for line in text.splitlines())
+    shared.round_trips(GAME, state, "landscape", "tiles")  # the landscape in the order laid
 
 
 def test_notation_of_a_new_game():

@@ -13,6 +13,7 @@ from engines.dwoch_nastepcow import GAME
 from render.common import MIN_CONTRAST, PHONE_MIN_PX, min_label_px, record_text
 from render.dwoch_nastepcow import TROOP_COLOURS, board_canvas, render_board, render_hand
 from tests.render.colour_vision import worst_pair
+from tests.render.sample import bot_game_states
 from text.catalog import t
 
 NAMES = ["Ala", "Богдан"]
@@ -83,14 +84,7 @@ SETUPS = [[], ["set_war", "set_patrol", "set_craft"], ["set_lands", "set_war", "
 
 
 def whole_game(seed: int, variants: list[str]) -> list[dict]:
-    state = GAME.setup(2, {"variants": variants}, seed)
-    rng = random.Random(seed)
-    states = [state]
-    while not GAME.is_over(state):
-        (seat,) = GAME.to_act(state)
-        state, _ = GAME.apply(state, seat, GAME.bot_action(state, seat, rng))
-        states.append(state)
-    return states
+    return bot_game_states("dwoch_nastepcow", 2, seed, variants=variants)
 
 
 @pytest.mark.parametrize("variants", SETUPS)

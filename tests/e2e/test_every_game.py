@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engines
-from session import ids, present
+from session import ids, wording
 from session.service import playable
 from tests.e2e.helpers import (
     assert_boards_are_public_views,
@@ -38,7 +38,7 @@ def private_texts(stored, lang: str) -> set[str]:
         for event in events:
             if "private_to" in event:
                 params = {k: v for k, v in event.items() if k not in ("key", "reveal")}
-                out.add(present.text(stored.game_id, lang, row, event["key"], params))
+                out.add(wording.text(stored.game_id, lang, row, event["key"], params))
     return out
 
 

@@ -21,6 +21,8 @@ from tests.standin.users import Player, Table, answer, choices, error_text
 from text.catalog import t
 
 GAME = "kingdomino"
+#: a game whose moves are chosen in the private picker ("My move")
+PRIVATE_GAME = "dwoch_nastepcow"
 
 
 def global_calls(discord: Discord, since: int) -> list[Call]:
@@ -89,9 +91,10 @@ async def test_a_clicked_move_comes_back_as_a_follow_up_and_no_global_call_is_ma
         # private picker to a new board retires the old one with a call of its own
         expected = len(move.clicks) + 1 + (kind == "new" and not on_board)
         assert len(made) == expected, (kind, on_board, [c.key for c in made])
-    # (a move from the picker that hands the turn over is rarer: it is checked whenever
-    # it comes, and in test_a_move_from_the_picker_closes_it_in_the_answer)
-    assert moves == 24 and {"new from the board", "edited from the picker"} <= kinds, kinds
+    # (every Kingdomino move is on its board since issue 25; a move from the private picker
+    # is checked in test_a_refused_move_in_the_private_picker_shows_in_its_place and by
+    # tests/e2e/test_every_game.py)
+    assert moves == 24 and {"new from the board", "edited from the board"} <= kinds, kinds
     # not one call counted toward the global limit, from the lobby on: lobbies, boards, pings
     # and retirements all went out on interactions
     assert [c.key for c in global_calls(discord, since)] == []
@@ -131,9 +134,9 @@ async def board_with(table: Table, kind: str) -> Message:
 
 async def test_clicks_that_are_refused_leave_the_live_board_as_it_was(discord, bot):
     """A spectator's click, the other player's click, the mover's click while the game is
-    busy elsewhere (the answer took the board's buttons off: they come back), the same in the
-    private picker (the refusal shows in its place), and a double click: each clicker gets a
-    clear private answer, and the game always has one live board, the newest."""
+    busy elsewhere (the answer took the board's buttons off: they come back), and a double
+    click: each clicker gets a clear private answer, and the game always has one live board,
+    the newest. (The same in the private picker: the next test.)"""
     channel = discord.text_channels[2]
     players = [Player(discord, "Ala"), Player(discord, "Bartek")]
     spectator = Player(discord, "Zoe")
@@ -181,15 +184,31 @@ async def test_clicks_that_are_refused_leave_the_live_board_as_it_was(discord, b
     assert newest is not None and moves_on(newest)
     assert [m for m in table.public() if m.components and m.images()] == [newest]
 
-    # in the private picker: the refusal takes the picker's place; the board never changes
-    board = await board_with(table, "p")
+    assert_no_violations(discord)
+
+
+async def test_a_refused_move_in_the_private_picker_shows_in_its_place(discord, bot):
+    """The mover's move from the private picker while the game is busy elsewhere: the picker
+    closes in the answer, then shows the refusal in its place; the board never changes.
+    (Kingdomino offers every move on its board since issue 25: a game with hands, whose moves
+    are chosen privately, opens the picker.)"""
+    channel = discord.add_channel("picker-refused")
+    players = [Player(discord, "Ala"), Player(discord, "Bartek")]
+    table = Table(discord, channel, players, random.Random(5))
+    await open_game(table, PRIVATE_GAME)
+    session_id = read_session(bot.db_path, channel).id
+    board = table.turn_message()
+    assert board is not None
     ids_now = board.custom_ids()
     [mover] = table.movers()
     version = read_session(bot.db_path, channel).version
     with store_lock_held(bot.db_path, session_id):
         edits = len(board.edits)
-        opener = next(c for c in ids_now if ":p:" in c and not c.endswith(":p:"))
+        opener = next(c for c in ids_now if c.endswith(":p:"))  # "My move"
         step = await answer(discord, await mover.click(board, opener))
+        await discord.wait_for(lambda: discord.messages.get(step.original_id or 0) is not None
+                               and discord.messages[step.original_id or 0].components, 10,
+                               "the picker")
         picker = discord.messages[step.original_id or 0]
         while True:
             assert picker.ephemeral and picker.visible_to == mover.id and picker.components
@@ -205,7 +224,7 @@ async def test_clicks_that_are_refused_leave_the_live_board_as_it_was(discord, b
         assert board.custom_ids() == ids_now and len(board.edits) == edits
     assert read_session(bot.db_path, channel).version == version
     # and the game goes on
-    await table.make_move(mover, False)
+    await table.make_move(mover, True)
     assert read_session(bot.db_path, channel).version == version + 1
     assert_no_violations(discord)
 

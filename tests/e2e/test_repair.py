@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import subprocess
 import time
 
 import asyncpg
@@ -15,7 +14,7 @@ import pytest
 
 from tests.e2e.helpers import assert_no_violations, open_game
 from tests.e2e.test_hardening import live_boards, private_answer
-from tests.pg import PostgresServer
+from tests.pg import started_for_test
 from tests.standin.botproc import BotProcess
 from tests.standin.server import UPDATE
 from tests.standin.users import Player, Refused, Table
@@ -67,12 +66,7 @@ async def test_a_move_before_start_up_reconciliation_retires_the_unrecorded_boar
 @pytest.fixture
 def own_postgres():
     """A PostgreSQL server of this test's own: the test stops and starts it."""
-    server = PostgresServer()
-    try:
-        server.start()
-    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
-        server.stop()
-        pytest.skip(f"PostgreSQL test server did not start: {exc}")
+    server = started_for_test()
     yield server
     server.stop()
 

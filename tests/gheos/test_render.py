@@ -12,19 +12,13 @@ from engines.gheos.preview import preview
 from render.common import MIN_CONTRAST, PHONE_MIN_PX, SEAT_COLOURS, record_text
 from render.gheos import CIV_RGB, board_canvas, board_image, render_board, render_hand
 from tests.render.colour_vision import worst_pair
+from tests.render.sample import bot_game_states
 
 NAMES = ["Ala", "Bartłomiej", "Олена", "Dan"]
 
 
 def bot_game(players: int, seed: int) -> list[dict]:
-    s = GAME.setup(players, {}, seed)
-    rng = random.Random(seed)
-    states = [s]
-    while not GAME.is_over(s):
-        seat = GAME.to_act(s)[0]
-        s, _ = GAME.apply(s, seat, GAME.bot_action(s, seat, rng))
-        states.append(s)
-    return states
+    return bot_game_states("gheos", players, seed)
 
 
 def test_board_images_through_a_whole_game_are_pngs_under_a_megabyte():

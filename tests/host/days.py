@@ -37,6 +37,17 @@ async def mover(sessions: Sessions, row) -> tuple[int, int]:
     return seat, row.seats[seat].user_id
 
 
+async def first_moves(sessions: Sessions, row, moves: int):
+    """``row`` after ``moves`` moves, each the first legal move of the first seat to act."""
+    game = engines.get(row.game_id)
+    for _ in range(moves):
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        row = (await sessions.act(row.id, row.seats[seat].user_id,
+                                  game.legal_actions(state, seat)[0])).session
+    return row
+
+
 async def stopped_before_a_computer_move(sessions, channel_id, monkeypatch):
     """A Kingdomino game against a computer whose process stopped right after a human move,
     before the computer moved."""

@@ -9,12 +9,11 @@ import logging
 
 import pytest
 
-import engines
 from session.errors import SessionError
 from session.present import mine_text
 from session.service import Sessions
 from session.values import Outcome
-from tests.host.days import CH, kingdomino, rooms_over
+from tests.host.days import CH, first_moves, kingdomino, rooms_over
 from text.catalog import t
 
 #: the session suite runs on SQLite and on PostgreSQL
@@ -26,24 +25,13 @@ async def damage(sessions: Sessions, sql: str, *params) -> None:
         await tx.execute(sql, params)
 
 
-async def played(sessions: Sessions, row, moves: int = 3):
-    """``row`` after ``moves`` legal moves."""
-    game = engines.get(row.game_id)
-    for _ in range(moves):
-        state = await sessions.state(row)
-        seat = game.to_act(state)[0]
-        row = (await sessions.act(row.id, row.seats[seat].user_id,
-                                  game.legal_actions(state, seat)[0])).session
-    return row
-
-
 def restarted(sessions: Sessions) -> Sessions:
     """A new process over the same database (no state remembered in memory)."""
     return Sessions(sessions.db, clock=sessions.clock)
 
 
 async def test_a_null_state_is_rebuilt_from_the_log_and_the_game_goes_on(sessions, caplog):
-    row = await played(sessions, await kingdomino(sessions, pace=None))
+    row = await first_moves(sessions, await kingdomino(sessions, pace=None), 3)
     before = await sessions.state(row)
     await damage(sessions, "UPDATE sessions SET state = NULL WHERE id = ?", row.id)
     fresh = restarted(sessions)
@@ -51,7 +39,7 @@ async def test_a_null_state_is_rebuilt_from_the_log_and_the_game_goes_on(session
     with caplog.at_level(logging.WARNING):
         assert await fresh.state(row) == before
     assert f"session {row.id}" in caplog.text
-    row = await played(fresh, row, moves=1)  # and the next move is stored
+    row = await first_moves(fresh, row, 1)  # and the next move is stored
     assert row.state_json is not None
     mine = await rooms_over(fresh).profile.mine(1)
     assert [m["session"].id for m in mine] == [row.id]
@@ -68,7 +56,7 @@ async def test_a_lobby_is_still_not_started(sessions):
 async def test_unreadable_options_are_recovered_from_the_state(sessions, caplog):
     await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1, name="Ala",
                        players=2, variants="harmony")
-    row = await played(sessions, (await sessions.join(CH, 2, "Bo")).session)
+    row = await first_moves(sessions, (await sessions.join(CH, 2, "Bo")).session, 3)
     before = await sessions.state(row)
     await damage(sessions, "UPDATE sessions SET options = '{oops' WHERE id = ?", row.id)
     fresh = restarted(sessions)
@@ -96,7 +84,7 @@ async def test_options_that_tell_nothing_become_the_defaults_with_a_log_line(ses
 async def test_a_game_beyond_repair_is_reported_by_number_and_game(sessions, caplog):
     """Its state lost and its log no longer replaying: /game mine names it, and the others
     are still listed; a move in it is refused with its number and game."""
-    broken = await played(sessions, await kingdomino(sessions, pace=None))
+    broken = await first_moves(sessions, await kingdomino(sessions, pace=None), 3)
     await sessions.new(guild_id=1, channel_id=CH + 1, game_id="kingdomino", user_id=1,
                        name="Ala")
     await damage(sessions, "UPDATE sessions SET state = NULL WHERE id = ?", broken.id)
@@ -136,7 +124,7 @@ async def test_a_row_that_cannot_be_read_is_named_not_dropped(sessions):
 async def test_a_move_in_a_game_whose_state_was_lost_publishes_who_acts_next(sessions):
     """The outcome of a move in a rebuilt game tells the board who acts (a lost state is not
     taken for a lobby), and the rebuilt state is stored with the move."""
-    row = await played(sessions, await kingdomino(sessions, pace=None))
+    row = await first_moves(sessions, await kingdomino(sessions, pace=None), 3)
     await damage(sessions, "UPDATE sessions SET state = NULL WHERE id = ?", row.id)
     fresh = restarted(sessions)
     row = await fresh.session(row.id)

@@ -12,7 +12,7 @@ import cogs.board as board_module
 import engines
 from cogs.board import board_nonce
 from cogs.game import GameCog
-from session import ids, present
+from session import ids, specs
 from session.values import Outcome
 from tests.host.fakes import FakeClient, FakeInteraction
 
@@ -114,8 +114,8 @@ async def test_the_last_move_after_a_board_by_the_channel_posts_the_final_board(
 def test_two_different_posts_at_one_version_never_share_a_nonce():
     row = type("Row", (), {"id": 7, "version": 3, "status": "active"})()
     ended = type("Row", (), {"id": 7, "version": 3, "status": "abandoned"})()
-    board = present.MessageSpec("Your move", rows=[[present.ButtonSpec("sk:7:3:a", "Go")]])
-    final = present.MessageSpec("Game over", rows=[[present.ButtonSpec("sk:7:r", "Rematch")]])
+    board = specs.MessageSpec("Your move", rows=[[specs.ButtonSpec("sk:7:3:a", "Go")]])
+    final = specs.MessageSpec("Game over", rows=[[specs.ButtonSpec("sk:7:r", "Rematch")]])
     assert board_nonce(row, board) == board_nonce(row, board)  # a retry finds its post
     assert board_nonce(row, board) != board_nonce(ended, final)
     assert board_nonce(row, board) != board_nonce(ended, board)

@@ -17,6 +17,7 @@ from session import replay
 from session.present import notices_text
 from session.service import DM_RETRY_AFTER, Sessions
 from session.values import Notice
+from tests.host.days import first_moves
 from tests.host.fakes import FakeClient, FakeInteraction
 from text.catalog import t
 
@@ -28,13 +29,7 @@ async def bunny_kingdom(sessions: Sessions, rounds: int = 6):
     await sessions.new(guild_id=1, channel_id=CH, game_id="bunny_kingdom", user_id=1,
                        name="Ala", players=2)
     row = (await sessions.join(CH, 2, "Bo")).session
-    game = engines.get("bunny_kingdom")
-    for _ in range(rounds):
-        state = await sessions.state(row)
-        seat = game.to_act(state)[0]
-        row = (await sessions.act(row.id, row.seats[seat].user_id,
-                                  game.legal_actions(state, seat)[0])).session
-    return row
+    return await first_moves(sessions, row, rounds)
 
 
 def secrets_of(row, codes) -> tuple[list[str], list[str]]:

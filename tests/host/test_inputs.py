@@ -129,6 +129,20 @@ async def test_forged_component_ids_get_a_private_answer_and_change_nothing(clie
     assert len(client.channel(CH).messages) == posted
 
 
+@pytest.mark.parametrize("prefix", ["#99", "#x", "pick 9", "nothing at all"])
+async def test_a_forged_picker_step_is_refused_as_not_recognised(client, prefix):
+    """A picker prefix that opens no legal move (no button of the bot carries one) is
+    answered privately as not recognised, not with an empty picker."""
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, interaction(client), "toy", 2, None)
+    await GameCog.join.callback(cog, interaction(client, 2))
+    row = await client.host.sessions.in_channel(CH)
+    inter = interaction(client, 1, message=client.channel(CH).last)
+    await route(inter, f"sk:{row.id}:{row.version}:p:{prefix}", None)
+    assert inter.ephemeral_texts() == [t("en", "error.bad_component")]
+    assert (await client.host.sessions.session(row.id)).version == row.version
+
+
 async def test_an_unforeseen_failure_is_logged_and_still_answered(client, monkeypatch, caplog):
     cog = GameCog(client)  # type: ignore[arg-type]
     await GameCog.new.callback(cog, interaction(client), "toy", 2, None)

@@ -8,7 +8,7 @@ import pytest
 
 from cogs import adapters
 from cogs.adapters import command_mentions, message_kwargs, remember_commands
-from session.present import MessageSpec
+from session.specs import MessageSpec
 
 
 def synced() -> list[discord.app_commands.AppCommand]:

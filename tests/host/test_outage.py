@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import subprocess
 
 import pytest
 
@@ -22,7 +20,7 @@ from session.service import Sessions
 from tests.host import toy
 from tests.host.fakes import FakeClient, FakeInteraction, host_for
 from tests.host.test_standings import play_toy
-from tests.pg import PostgresServer
+from tests.pg import started_for_test
 from text.catalog import t
 
 pytestmark = pytest.mark.postgres
@@ -33,14 +31,7 @@ CH = 2700
 @pytest.fixture
 def server():
     """A server of this test's own: stopping the shared one would fail other tests' games."""
-    server = PostgresServer()
-    try:
-        server.start()
-    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
-        server.stop()
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"PostgreSQL test server did not start: {exc}")
-        pytest.skip(f"PostgreSQL test server did not start: {exc}")
+    server = started_for_test()
     yield server
     server.stop()
 

@@ -42,3 +42,20 @@ def test_a_burst_goes_at_once_and_an_idle_bucket_refills():
 def test_a_limit_must_allow_a_call():
     with pytest.raises(ValueError):
         GlobalPace(0)
+
+
+def test_callers_woken_together_by_a_stalled_loop_go_out_within_the_limit():
+    """The slots are kept as long as the loop runs on time; a loop stalled past several of them
+    wakes their callers at once, and only the limit's worth of them may go in one second."""
+    clock = Clock()
+    pace = GlobalPace(4, clock=clock)
+    for _ in range(12):
+        pace.delay()  # twelve callers asleep on their slots
+    clock.now += 5.0  # the loop comes back after them all
+    admitted = [pace.admit() == 0 for _ in range(12)]
+    assert admitted.count(True) == 4
+    held = pace.admit()
+    assert 0 < held <= 1.0
+    clock.now += held  # a second after the first went out: room again
+    assert pace.admit() == 0
+

@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from db.store import SeatRow, SessionRow
-from session import ids, present
+from session import ids, present, specs
 from session.service import check_code, playable
 
 #: Discord's limits on one message's components
@@ -30,12 +30,15 @@ def session_row(game_id: str, players: int, version: int) -> SessionRow:
 
 def check_limits(rows: list) -> None:
     assert len(rows) <= ROWS
+    custom_ids = [item.custom_id for row in rows for item in row]
+    assert len(set(custom_ids)) == len(custom_ids), "Discord wants a message's ids different"
     for row in rows:
         assert 1 <= len(row) <= BUTTONS
         for item in row:
             assert len(item.custom_id) <= CUSTOM_ID
-            if isinstance(item, present.SelectSpec):
+            if isinstance(item, specs.SelectSpec):
                 assert len(row) == 1 and 1 <= len(item.options) <= OPTIONS
+                assert len(item.placeholder) <= 150
                 assert all(len(label) <= 100 and len(value) <= VALUE
                            for label, value in item.options)
                 assert len({value for _, value in item.options}) == len(item.options)
@@ -44,7 +47,9 @@ def check_limits(rows: list) -> None:
 
 
 def reachable(row: SessionRow, state: dict, codes: list[str]) -> set[str]:
-    """Every action code a player can play by clicking through the picker from its start."""
+    """Every action code a player can play by clicking through the picker from its start.
+    Each step's private message is checked too: it names what was chosen so far, in words
+    (no raw token or key), and its menus' ids are all different."""
     found: set[str] = set()
     seen: set[str] = set()
     todo = [""]
@@ -55,8 +60,12 @@ def reachable(row: SessionRow, state: dict, codes: list[str]) -> set[str]:
         seen.add(prefix)
         rows = present.picker_rows(row, state, codes, prefix, "en")
         check_limits(rows)
+        if prefix:
+            message = present.picker_message(row, state, codes, prefix, "en")
+            assert message.rows == rows and "picker." not in message.content, message.content
+            assert "#" not in message.content and "_" not in message.content, message.content
         for item in (i for r in rows for i in r):
-            if isinstance(item, present.SelectSpec):
+            if isinstance(item, specs.SelectSpec):
                 targets = [(value[:2] == "a:", value[2:]) for _, value in item.options]
             else:
                 parsed = ids.parse(item.custom_id)

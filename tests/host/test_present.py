@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from db.store import SeatRow, SessionRow
-from session import present
+from session import present, results, specs
 from session.values import TimerEvent
 
 
@@ -22,9 +22,9 @@ def test_a_long_breakdown_gets_messages_of_its_own_and_loses_nothing():
     lines = [["kingdomino.score.property", n, {"terrain": "wheat", "squares": n, "crowns": 1}]
              for n in range(120)]
     r = row(result={"ranking": [[1], [0]], "totals": [5, 7], "breakdown": [lines[:3], lines]})
-    final = present.final_lines(r, "en")
+    final = results.final_lines(r, "en")
     assert all(not line.startswith("  · ") for line in final) and "Bo" in final[1]
-    messages = present.breakdown_messages(r, "en")
+    messages = results.breakdown_messages(r, "en")
     assert all(len(m) <= 2000 for m in messages) and len(messages) >= 3
     assert sum(m.count("· ") for m in messages) == 123
     assert messages[0].startswith("**Bo: 7")  # in ranking order
@@ -34,8 +34,8 @@ def test_a_short_breakdown_stays_in_the_final_message():
     r = row(result={"ranking": [[0], [1]], "totals": [3, 0],
                     "breakdown": [[["kingdomino.score.property", 3,
                                     {"terrain": "wheat", "squares": 3, "crowns": 1}]], []]})
-    assert any(line.startswith("  · ") for line in present.final_lines(r, "en"))
-    assert present.breakdown_messages(r, "en") == []
+    assert any(line.startswith("  · ") for line in results.final_lines(r, "en"))
+    assert results.breakdown_messages(r, "en") == []
 
 
 def test_clock_line_and_link():
@@ -77,9 +77,9 @@ async def test_every_board_and_hand_is_described_in_words_in_the_readers_languag
         assert hand.description and "Ala" in hand.description
     final = await present.turn_message(row(result={"ranking": [[0], [1]], "totals": [3, 0],
                                                    "breakdown": [[], []]}), state, [], "en")
-    assert final.description and "Final scores" in final.description
+    assert final.description and final.description.startswith("Final result: 1. Ala 3")
 
 
 def test_alt_text_fits_discords_limit_and_drops_mentions():
     text = present.alt_text(["To move: Ala (<@123>)", "x" * 3000])
-    assert len(text) == present.MAX_DESCRIPTION and "<@" not in text
+    assert len(text) == specs.MAX_DESCRIPTION and "<@" not in text

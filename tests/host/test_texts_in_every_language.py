@@ -12,7 +12,8 @@ import pytest
 import engines
 from db import Database
 from engines.base import BadOptions
-from session import present
+from session import present, results, specs
+from session.picker import step
 from session.service import Sessions, playable
 from text.catalog import LANGUAGES, t
 
@@ -34,13 +35,19 @@ def texts(row, state, notices, lang: str) -> list[str]:
         to_act = game.to_act(state)
         rows = present.turn_rows(row, state, to_act, lang)
         for seat in to_act:
-            rows += present.picker_rows(row, state, game.legal_actions(state, seat), "", lang)
+            codes = game.legal_actions(state, seat)
+            rows += present.picker_rows(row, state, codes, "", lang)
+            # a step further: its title names what was chosen, its choices in words
+            for choice in [c for c in step(codes).choices if not c.complete][:2]:
+                message = present.picker_message(row, state, codes, choice.value, lang)
+                out.append(message.content)
+                rows += message.rows
         for items in rows:
             for item in items:
-                out += [item.label] if isinstance(item, present.ButtonSpec) else \
+                out += [item.label] if isinstance(item, specs.ButtonSpec) else \
                     [item.placeholder, *(label for label, _ in item.options)]
     else:
-        out += present.final_lines(row, lang) + present.breakdown_messages(row, lang)
+        out += results.final_lines(row, lang) + results.breakdown_messages(row, lang)
     return out
 
 
@@ -93,3 +100,23 @@ async def test_no_raw_id_or_key_in_any_text_of_a_whole_game(game_id, tmp_path):
             assert len(seen[lang]) > 20
             rules = t(lang, f"{game_id}.rules")
             assert not re.search(r"[{}]", rules)
+
+
+def test_every_button_text_is_a_move_text_of_its_language_with_its_fields():
+    """``do.<key>``: the imperative a button shows for a move described by ``<key>`` (issue 25:
+    "Take Inn (TR2)", not "takes Inn (TR2)"), in every language that has it, with no field the
+    description lacks; the picker's own texts exist in every language."""
+    from text.catalog import catalog, template_fields
+
+    for lang in LANGUAGES:
+        table = catalog(lang)
+        buttons = [key for key in table if key.startswith("do.")]
+        assert buttons, lang
+        for key in buttons:
+            described = key[len("do."):]
+            assert described in table, (lang, key)  # (a verb's button text: of its verb)
+            assert template_fields(table[key]) <= template_fields(table[described]), (lang, key)
+        for key in ("picker.trail", "do.dwoch_nastepcow.action.end"):
+            assert key in table, (lang, key)
+    assert t("en", "do.dwoch_nastepcow.action.end") == "End turn"
+    assert t("uk", "do.dwoch_nastepcow.action.end") == "Завершіть хід"

@@ -122,7 +122,7 @@ def test_passing_names_the_players(players, round_no, to, source):
 
 def test_board_is_phone_sized():
     image, _ = _board(fresh(4, 1))
-    assert TEXT_PX * 390 / image.width >= 9
+    assert TEXT_PX * 390 / image.width >= 11
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

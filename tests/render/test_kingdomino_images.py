@@ -84,7 +84,7 @@ def test_castles_and_kings_carry_their_seats_shape(monkeypatch):
     real = kd.draw_seat_marker
     monkeypatch.setattr(kd, "draw_seat_marker",
                         lambda img, seat, *a, **k: (drawn.append(seat), real(img, seat, *a, **k)))
-    kd._castle.cache_clear()
+    kd.castle_square.cache_clear()
     render_board(view, names=NAMES)
     # a marker in each name bar and on each castle, one on each king
     assert sorted(drawn) == sorted([0, 1, 2, 3] * 2 + kings)

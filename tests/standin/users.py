@@ -7,6 +7,7 @@ import functools
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -284,8 +285,11 @@ class Table:
 
     # --- making moves --------------------------------------------------------------------
     async def make_move(self, player: Player, hidden: bool, *, timeout: float = 30.0,
-                        start: Message | None = None) -> Move:
-        """Click through the picker until a move is played and acknowledged."""
+                        start: Message | None = None,
+                        choose: Callable[[list[tuple[str, str | None]]],
+                                         tuple[str, str | None]] | None = None) -> Move:
+        """Click through the picker until a move is played and acknowledged: at random, or
+        as ``choose`` picks among a message's (custom id, menu value) choices."""
         message = start or self.live_message(player, hidden)
         move = Move(player)
         self.moves.append(move)
@@ -296,7 +300,7 @@ class Table:
             forward = [(c, v) for c, v in options if not c.endswith(":p:") or v is not None]
             if message.ephemeral and forward:
                 options = forward  # a player in the picker goes on (not "Back" to its start)
-            custom_id, value = self.rng.choice(options)
+            custom_id, value = choose(options) if choose is not None else self.rng.choice(options)
             inter = await player.click(message, custom_id, value)
             move.clicks.append(inter)
             await answer(self.discord, inter, timeout)
