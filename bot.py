@@ -100,7 +100,7 @@ def make_bot(config: Settings):
     import discord
     from discord.ext import commands
 
-    from cogs.adapters import Channels, on_command_error
+    from cogs.adapters import Channels, on_command_error, remember_commands
     from cogs.board import Board
     from cogs.hands import Hands
     from cogs.host import Host
@@ -173,6 +173,7 @@ def make_bot(config: Settings):
             if guild:
                 self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            remember_commands(synced)  # texts name commands as clickable mentions
             logging.info("synced %d commands%s", len(synced), f" to guild {sync_guild}" if guild else "")
 
         async def on_ready(self) -> None:

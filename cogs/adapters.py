@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import Any
 
 import discord
@@ -57,14 +58,61 @@ def to_view(spec: MessageSpec) -> discord.ui.View | None:
     return view
 
 
+#: top-level command name -> (its id, the paths a mention may name), from the synced tree
+_COMMANDS: dict[str, tuple[int, frozenset[str]]] = {}
+#: "/game play" as the texts write it, in a code span or not
+_NAMED = re.compile(r"(`?)/([a-z_]+)((?: [a-z_]+){0,2})(`?)")
+
+
+def remember_commands(synced: list[discord.app_commands.AppCommand]) -> None:
+    """The command ids Discord gave the synced commands: texts name them as clickable
+    mentions (``</game play:ID>``); a process that did not sync keeps plain names."""
+    leaf = discord.AppCommandOptionType.subcommand
+    for command in synced:
+        paths: set[str] = set()
+        todo = [(command.name, option) for option in command.options]
+        while todo:
+            prefix, option = todo.pop()
+            if isinstance(option, discord.app_commands.AppCommandGroup):
+                path = f"{prefix} {option.name}"
+                if option.type == leaf:
+                    paths.add(path)
+                todo += [(path, sub) for sub in option.options]
+        _COMMANDS[command.name] = (command.id, frozenset(paths or {command.name}))
+
+
+def command_mentions(text: str) -> str:
+    """Each slash command a text names ("/game play", "`/game join`") as a command mention,
+    which Discord shows as a clickable command; unknown names stay as they are."""
+    def one(match: re.Match[str]) -> str:
+        opening, top, words, closing = match.group(1), match.group(2), \
+            match.group(3).split(), match.group(4)
+        known = _COMMANDS.get(top)
+        if known is None or (opening and not closing):
+            return match.group(0)  # unknown, or inside a longer code span
+        for n in range(len(words), -1, -1):
+            path = " ".join([top, *words[:n]])
+            if path in known[1]:
+                if n < len(words) and opening:
+                    return match.group(0)
+                rest = " ".join(words[n:])
+                return f"</{path}:{known[0]}>" + (f" {rest}" if rest else "")
+        return match.group(0)
+
+    return _NAMED.sub(one, text) if _COMMANDS else text
+
+
 def message_kwargs(spec: MessageSpec) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"content": spec.content}
+    kwargs: dict[str, Any] = {"content": command_mentions(spec.content)}
     view = to_view(spec)
     if view is not None:
         kwargs["view"] = view
     if spec.image is not None:
         kwargs["file"] = discord.File(_bytes_io(spec.image), filename=spec.filename,
                                       description=spec.description)
+    if spec.pings:
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in spec.pings])
     return kwargs
 
 
@@ -86,7 +134,8 @@ async def confirm(interaction: discord.Interaction, key: str) -> bool:
     token) without holding back what matters more: the board that follows. Returns whether
     it went out (after a "thinking" defer, a later follow-up may then be public)."""
     try:
-        await interaction.followup.send(t(lang_of(interaction), key), ephemeral=True)
+        await interaction.followup.send(command_mentions(t(lang_of(interaction), key)),
+                                        ephemeral=True)
     except discord.HTTPException:
         log.warning("could not confirm %s to user %s", key, interaction.user.id)
         return False
@@ -104,7 +153,8 @@ async def answer_error(interaction: discord.Interaction, error: GameError) -> No
     interaction.extras["outcome"] = outcome_of(error)  # a command's, for its count
     lang = lang_of(interaction)
     params = {k: clip(v, ECHO_LIMIT) if isinstance(v, str) else v for k, v in error.params.items()}
-    await _answer_privately(interaction, clip(error_text(lang, error.key, params)))
+    await _answer_privately(interaction,
+                            clip(command_mentions(error_text(lang, error.key, params))))
 
 
 async def answer_failure(interaction: discord.Interaction, exc: BaseException) -> None:

@@ -8,6 +8,7 @@ Nothing here decides game matters; it sends what the session layer and presenter
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -51,9 +52,17 @@ def store_failed(exc: Exception) -> bool:
     return isinstance(exc, StoreError) or isinstance(exc, GameError) and exc.key in STORE_FAILED
 
 
-def board_nonce(row: SessionRow) -> str:
-    """The nonce of a session's board at its version (Discord: at most 25 characters)."""
-    return f"b{row.id}v{row.version}"[:25]
+def board_nonce(row: SessionRow, spec: MessageSpec) -> str:
+    """The nonce of a session's board post (Discord: at most 25 characters): the session, its
+    version, and a short digest of what the post says. Discord answers a repeated nonce with
+    the message already made, so two different posts must never share one: an abandon, an end
+    vote or ``/game admin end`` leave the version as it was, and their final board must not
+    come back as the running board posted at that version (a retry of the same post keeps its
+    nonce and still finds the message it made)."""
+    said = "\n".join([row.status, spec.content or "",
+                      *(item.custom_id for line in spec.rows for item in line)])
+    digest = hashlib.blake2s(said.encode(), digest_size=4).hexdigest()
+    return f"b{row.id}v{row.version}h{digest}"[-25:]
 
 
 class LiveBoard(NamedTuple):
@@ -305,8 +314,10 @@ class Board:
             hands = await self._publish(outcome, reply=interaction, retired=retired)
         if posted is not None:
             posted()
-        if hands:
-            await self.hands.send_in_order(outcome.session, hands)
+        if outcome.finished and started(outcome.session):
+            await self.hands.end_in_order(outcome.session)  # no live button left anywhere
+        elif hands:
+            await self.hands.send_in_order(outcome.session, hands, outcome.started)
 
     async def _publish(self, outcome: Outcome, *, force_new: bool = False,
                        reply: discord.Interaction | None = None,
@@ -329,7 +340,7 @@ class Board:
         stale = row.version < self._posted.get(row.id, -1)  # a newer board is already up
         if row.status == "active" and (stale or not outcome.board_changed):
             await self._post_news(channel, outcome)
-            return outcome.private_seats
+            return self.hands.due(outcome)
         state = await self.sessions.state(row)
         # who acts and the public view come with a move's outcome; other publishes work them out
         to_act = facts.to_act(row, state) if outcome.to_act is None else outcome.to_act
@@ -348,10 +359,10 @@ class Board:
             if previous.turn_message_id is not None \
                     and self._marked.get(row.id) == previous.turn_message_id:
                 await self._unmark(row.id, previous.turn_message_id)  # shown again
-            return outcome.private_seats if row.status == "active" else []
+            return self.hands.due(outcome)
         await self._post_new_board(outcome, channel, to_act, spec, previous, reply, bare,
                                    pending)
-        return outcome.private_seats if row.status == "active" else []
+        return self.hands.due(outcome)
 
     async def _post_news(self, channel: Any, outcome: Outcome) -> None:
         """A vote or a seat change: a line of news, not a new board."""
@@ -372,7 +383,8 @@ class Board:
         newer than ``previous`` may be up with live buttons: the channel is swept for it, by
         whichever publish comes first after the stop (a move may beat start-up's reconcile)."""
         row = outcome.session
-        pings = await self._turn_pings(row, to_act)
+        pings = await self.hands.board_pings(row, to_act if outcome.started is None
+                                             else outcome.started)
         board: discord.WebhookMessage | None = None
         maybe_posted = False  # a follow-up Discord failed may still have been made
         if reply is not None:
@@ -415,24 +427,6 @@ class Board:
         if maybe_posted:  # a copy Discord made all the same keeps no live buttons
             await self._retire_unrecorded(current, message_id)
 
-    async def _turn_pings(self, row: SessionRow, to_act: list[int]) -> discord.AllowedMentions:
-        """Who a new board may ping: the players now to move, in every pace, never someone who
-        turned pings off or is in quiet hours (their ping is a timer then, due when the quiet
-        hours end: see session/nudges.py)."""
-        if row.status != "active":
-            return discord.AllowedMentions.none()
-        users = []
-        now = self.sessions.clock()
-        for seat in to_act:
-            user_id = row.seats[seat].user_id
-            if user_id is None:
-                continue
-            if not await self.posts.takes_pings(user_id):
-                continue
-            if not (await self.sessions.quiet(user_id)).is_quiet(now):
-                users.append(discord.Object(user_id))
-        return discord.AllowedMentions(everyone=False, roles=False, users=users)
-
     async def _post_board(self, row: SessionRow, channel: Any, spec: MessageSpec,
                           pings: discord.AllowedMentions) -> discord.Message:
         """Post a board, after recording the intent. discord.py already waits out 429s and
@@ -445,7 +439,7 @@ class Board:
             try:
                 async with self.pace:
                     return await channel.send(  # a fresh file every time
-                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row))
+                        **message_kwargs(spec), allowed_mentions=pings, nonce=board_nonce(row, spec))
             except discord.HTTPException as exc:
                 if wait is None or not (exc.status == 429 or exc.status >= 500):
                     log.warning("board of session %s (version %s) not posted: %s", row.id,

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.access import replay_target
-from cogs.adapters import answer_error, confirm, lang_of, message_kwargs
+from cogs.adapters import answer_error, clip, confirm, lang_of, message_kwargs
 from cogs.host import Host
 from session import facts, present, seatnames, wording, workers
 from session import replay as replay_module
@@ -244,7 +244,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:
-            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            row = await host.sessions.in_channel_or_ended(interaction.channel_id or 0)
             content = await status_text(host, row, lang)
         except GameError as error:
             await answer_error(interaction, error)
@@ -495,7 +495,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
         host = host_of(interaction)
         lang = lang_of(interaction)
         try:
-            row = await host.sessions.in_channel(interaction.channel_id or 0)
+            row = await host.sessions.in_channel_or_ended(interaction.channel_id or 0)
             lines = present.notices_text(row, await host.rooms.profile.public_log(row), lang)
         except GameError as error:
             await answer_error(interaction, error)
@@ -540,6 +540,11 @@ def language_of_channel(interaction: discord.Interaction) -> str:
 async def status_text(host: Host, row, lang: str) -> str:
     if row.status == "lobby":
         return present.lobby_message(row, [], lang).content
+    if row.status != "active":  # the game that just ended
+        return clip("\n".join([
+            t(lang, "ui.status_over", game=t(lang, f"game.{row.game_id}"), id=row.id,
+              status=t(lang, f"ui.status_{row.status}"), moves=row.version),
+            *present.final_lines(row, lang)]))
     state = await host.sessions.state(row)
     row = seatnames.reader_row(row, lang)  # computer players named in the reader's language
     who = ", ".join(row.seats[s].name for s in facts.to_act(row, state))

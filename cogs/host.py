@@ -8,12 +8,13 @@ import contextlib
 
 import discord
 
-from cogs.adapters import Channels, message_kwargs
+from cogs.adapters import Channels, clip, message_kwargs
 from cogs.board import Board, BoardNotPosted
 from cogs.hands import Hands
 from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
 from session import present
+from session.facts import SessionRow
 from session.rooms import Rooms
 from session.service import Sessions
 from session.values import TimerEvent
@@ -44,6 +45,10 @@ class Host:
             with contextlib.suppress(BoardNotPosted):  # logged; the next click re-posts it
                 await self.publish(event.outcome)
             return
+        if event.kind == "ping":
+            seats = [seat for seat, _ in event.params.get("seats", [])] or [event.seat]
+            await self._held_ping(event.session, [s for s in seats if s is not None])
+            return
         spec = present.timer_message(event, event.session.lang)
         if spec is not None:
             channel = await self.channel(event.session.channel_id)
@@ -59,3 +64,24 @@ class Host:
                 users=[discord.Object(u) for u in users if u is not None])
             async with self.pace:
                 await channel.send(**message_kwargs(spec), allowed_mentions=pings)
+
+    async def _held_ping(self, row: SessionRow, seats: list[int]) -> None:
+        """The turn notifications quiet hours held back, now they are over: one message per
+        player that says what changed since their last move; a new hand DM for a player
+        told by DM, else a mention in the channel."""
+        channel = await self.channel(row.channel_id)
+        for seat in seats:
+            user_id = row.seats[seat].user_id
+            if await self.hands.told_by_dm(row, user_id):
+                async with self.hands.in_order(row.id):
+                    await self.hands.send_hands(row, [seat], channel, [seat], since=True)
+                continue
+            news = present.since_line(row, await self.sessions.news_since_move(row, seat),
+                                      row.lang)
+            spec = present.timer_message(TimerEvent("ping", row, seat), row.lang)
+            assert spec is not None  # a ping always has its text
+            async with self.pace:
+                await channel.send(
+                    clip("\n".join(line for line in (spec.content, news) if line)),
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(user_id or 0)]))

@@ -518,6 +518,10 @@ class Store:
             " acting = excluded.acting",
             (session_id, user_id, channel_id, message_id, int(acting)))])
 
+    async def drop_hand_message(self, session_id: int, user_id: int) -> None:
+        await self.run([("DELETE FROM hand_messages WHERE session_id = ? AND user_id = ?",
+                         (session_id, user_id))])
+
     async def absent_since(self, session_id: int, seat: int) -> str | None:
         """When the seat was declared absent in its current turn (its absence timer fired)."""
         row = await self.db.fetchone(

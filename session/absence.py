@@ -147,6 +147,9 @@ class Absence:
                          outcome: Outcome) -> Outcome:
         if sum(1 for v in ballots.values() if v == "yes") == len(voters):
             return await self.ending.end_by_vote(row)
+        if len(ballots) >= len(voters):  # everyone voted, not all for the end: said, and over
+            await self.store.run([vote_sql.clear(row.id, "end")])
+            outcome.notices.append(Notice("notice.end_vote_failed", {}))
         return outcome
 
     async def _count_timeout(self, row: SessionRow, topic: str, ballots: dict[int, str],
@@ -154,9 +157,15 @@ class Absence:
         """A majority decides; its vote is then cleared and carried out."""
         counts = {c: sum(1 for v in ballots.values() if v == c) for c in TIMEOUT_CHOICES}
         winner = next((c for c in TIMEOUT_CHOICES if counts[c] * 2 > len(voters)), None)
-        if winner is None:
-            return outcome
         seat = self._timeout_seat(row, topic)
+        if winner is None:
+            if len(ballots) < len(voters):
+                return outcome
+            # everyone voted and no choice has a majority: the stated rule is that a tie
+            # means waiting (the gentlest choice: the player may still come back)
+            await self.store.run([vote_sql.clear(row.id, topic)])
+            outcome.notices.append(Notice("notice.vote_tie", {"seat": seat}))
+            return outcome
         await self.store.run([vote_sql.clear(row.id, topic)])
         if winner == "skip":
             return await self.skip_turn(row, seat, outcome)

@@ -81,9 +81,11 @@ class Ending:
                 outcome = Outcome(joined.session, outcome.notices + joined.notices,
                                   joined.board_changed, joined.private_seats,
                                   to_act=joined.to_act, public=joined.public)
-        invited = [x.name for x in old.seats if x.user_id not in (None, user_id)]
+        invited = [x.user_id for x in old.seats if x.user_id not in (None, user_id)]
         if invited:
-            outcome.notices.append(Notice("notice.rematch", {"players": ", ".join(invited)}))
+            # mentioned once, in the new lobby's first message (``ping``: who it notifies)
+            outcome.notices.append(Notice("notice.rematch", {
+                "players": ", ".join(f"<@{u}>" for u in invited), "ping": invited}))
         return outcome
 
 

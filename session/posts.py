@@ -74,6 +74,10 @@ class Posts:
         await self.store.save_hand_message(session_id, user_id, message.channel_id,
                                            message.message_id, message.acting)
 
+    async def drop_hand_message(self, session_id: int, user_id: int) -> None:
+        """The player has no living card in this game any more (gone, or the game ended)."""
+        await self.store.drop_hand_message(session_id, user_id)
+
     # --- user locales ---------------------------------------------------------------------
     async def user_lang(self, user_id: int) -> str | None:
         """The language last seen in the user's interactions (their DMs use it)."""

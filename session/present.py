@@ -16,16 +16,22 @@ import engines
 import render
 from db.store import SessionRow
 from session import ids
-from session.clocks import Pace, left_text, spent
+from session.clocks import Pace, deadline, left_text
 from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
 from session.results import final_lines
 from session.seatnames import reader_row
 from session.specs import MAX_BUTTONS, MAX_CONTENT, MAX_DESCRIPTION, ButtonSpec, MessageSpec, SelectSpec
+from session.standings import RANKED_AFTER
 from session.ties import tie_lines
 from session.values import Notice
 from session.wording import describe, names, text
 from session.workers import off_loop
 from text.catalog import lookup, t
+
+#: a rating is shown in points, this many per unit of the model's ordinal
+RATING_SCALE = 40
+#: "Since your move: …" stays within about two lines of a phone's screen
+SINCE_LIMIT = 200
 
 
 def action_label(row: SessionRow, state: dict[str, Any], code: str, lang: str) -> str:
@@ -216,18 +222,31 @@ def turn_rows(
     return rows + ([tools] if tools else [])
 
 
+def timestamp(when: datetime, style: str = "R") -> str:
+    """A moment as a Discord timestamp, shown in each reader's own time zone and language and
+    always current ("in 3 hours"); ``R`` relative, ``f`` date and time, ``both`` the two."""
+    unix = int(when.timestamp())
+    if style == "both":
+        return f"<t:{unix}:R> (<t:{unix}:f>)"
+    return f"<t:{unix}:{style}>"
+
+
 def clock_line(row: SessionRow, now: datetime, lang: str) -> str:
-    """Each human player's time left ('⏱ Ala 23h 10m · Bo 1d 0h'); empty without a pace."""
+    """Each human player's time ('⏱ Ala ⏳ <t:…:R> · Bo 1d 0h'): the running clock as the
+    moment it runs out (a Discord timestamp: never stale), the others' banks as they stand
+    (they do not run); empty without a pace. ``now`` is unused since the deadline is shown."""
+    del now
     if not Pace.from_json(row.pace_json).timed:
         return ""
     parts = []
     for seat in row.seats:
         if seat.bank is None:
             continue
-        left = seat.bank
         if seat.running_since is not None:
-            left = spent(seat.bank, datetime.fromisoformat(seat.running_since), now)
-        parts.append(f"{seat.name} {left_text(left)}" + (" ⏳" if seat.running_since else ""))
+            runs_out = deadline(seat.bank, datetime.fromisoformat(seat.running_since))
+            parts.append(f"{seat.name} ⏳ {timestamp(runs_out)}")
+        else:
+            parts.append(f"{seat.name} {left_text(seat.bank)}")
     return t(lang, "ui.clocks", clocks=" · ".join(parts)) if parts else ""
 
 
@@ -328,22 +347,34 @@ def lobby_message(row: SessionRow, notices: list[Notice], lang: str) -> MessageS
                    variants=variants))
     lines.append(t(lang, "ui.lobby_pace", pace=pace_description(row.pace_json, lang)))
     rows: list[list[ButtonSpec | SelectSpec]] = []
+    if row.status == "lobby" and len(row.seats) < row.players:
+        lines.append(t(lang, "ui.lobby_waiting", count=row.players - len(row.seats)))
+    pings = [u for n in notices for u in n.params.get("ping", [])]
     if row.status == "lobby":
         rows = [[ButtonSpec(ids.lobby(row.id, "join"), t(lang, "ui.join"), "success"),
                  ButtonSpec(ids.lobby(row.id, "start"), t(lang, "ui.start"), "primary"),
                  ButtonSpec(ids.lobby(row.id, "leave"), t(lang, "ui.leave"), "secondary")]]
-    return MessageSpec(_clip(lines), rows=rows)
+    return MessageSpec(_clip(lines), rows=rows, pings=pings)
 
 
 async def hand_message(
-    row: SessionRow, state: dict[str, Any], seat: int, lang: str
+    row: SessionRow, state: dict[str, Any], seat: int, lang: str, *, since: str = ""
 ) -> MessageSpec:
-    """A seat's private view: for that seat's eyes only (DM or ephemeral)."""
+    """A seat's private view: for that seat's eyes only (DM or ephemeral). Its first line says
+    what it is ("Your move in Bunny Kingdom, #games"): a phone's notification preview shows
+    just that; ``since``: what changed while the player was away (:func:`since_line`)."""
     row = reader_row(row, lang)
     state_view = engines.get(row.game_id).view(state, seat)
     image = await off_loop(render.hand_png, row.game_id, state_view, names=names(row), lang=lang)
     game = engines.get(row.game_id)
-    content = t(lang, "ui.your_hand", game=t(lang, f"game.{row.game_id}"), channel=row.channel_id)
+    to_act = game.to_act(state) if row.status == "active" else []
+    name = t(lang, f"game.{row.game_id}")
+    if seat in to_act:
+        first = t(lang, "ui.hand_your_move", game=name, channel=row.channel_id)
+    else:
+        first = t(lang, "ui.hand_waiting", game=name, channel=row.channel_id,
+                  players=", ".join(row.seats[s].name for s in to_act) or "—")
+    content = "\n".join(line for line in (first, since, t(lang, "ui.hand_only_you")) if line)
     description = alt_text([
         t(lang, "alt.hand", game=t(lang, f"game.{row.game_id}"), player=row.seats[seat].name),
         t(lang, "alt.to_move", players=", ".join(row.seats[s].name for s in game.to_act(state)))
@@ -353,6 +384,19 @@ async def hand_message(
                        rows=[[ButtonSpec(ids.pick(row.id, row.version, ""), t(lang, "ui.my_move"),
                                          "primary")]])
 
+
+
+def since_line(row: SessionRow, notices: list[Notice], lang: str) -> str:
+    """What the others did since a player's last move, in one or two lines (the newest
+    events when there are more); empty when nothing happened."""
+    lines = [line.rstrip(".") for line in notices_text(row, notices, lang) if line]
+    if not lines:
+        return ""
+    text_ = t(lang, "ui.since_your_move", events="; ".join(lines) + ".")
+    while len(text_) > SINCE_LIMIT and len(lines) > 1:
+        lines = lines[1:]
+        text_ = t(lang, "ui.since_your_move", events="… " + "; ".join(lines) + ".")
+    return text_ if len(text_) <= SINCE_LIMIT else text_[:SINCE_LIMIT - 1] + "…"
 
 
 def link(row: SessionRow) -> str:
@@ -378,8 +422,12 @@ def timer_message(event: Any, lang: str) -> MessageSpec | None:
         if event.kind == "ping" or not lefts:  # a held-back turn ping; untimed reminders
             key = "ui.turn_ping" if event.kind == "ping" else "ui.remind_untimed"
             return MessageSpec(t(lang, key, player=players, game=game, link=link(row)))
+        runs_out = [deadline(x.bank, datetime.fromisoformat(x.running_since))
+                    for x in (row.seats[seat] for seat, _ in seats)
+                    if x.bank is not None and x.running_since is not None]
         return MessageSpec(t(lang, f"ui.{event.kind}", player=players, game=game,
-                             left=left_text(min(lefts)), link=link(row)))
+                             deadline=timestamp(min(runs_out), "both") if runs_out
+                             else left_text(min(lefts)), link=link(row)))
     if event.kind in ("timeout", "absent"):
         topic = f"timeout:{event.seat}"
         buttons: list[ButtonSpec | SelectSpec] = [
@@ -451,10 +499,21 @@ def stats_text(name: str, stats: dict[str, dict[str, Any]], lang: str) -> str:
         line = t(lang, "ui.standings_stats_line", scope=t(lang, f"ui.scope_{scope}"),
                  game=t(lang, f"game.{game_id}"), games=entry["games"], wins=entry["wins"],
                  abandoned=entry["abandoned"], average=entry["average"])
-        if entry.get("rating") is not None:
-            line += t(lang, "ui.standings_stats_rating", rating=entry["rating"])
+        # shown once the player could be on the leaderboard: before that the number says little
+        rated = entry.get("rated", 0)
+        if entry.get("rating") is not None and rated >= RANKED_AFTER:
+            line += t(lang, "ui.standings_stats_rating", rating=rating_points(entry["rating"]))
+        elif rated:
+            line += t(lang, "ui.standings_stats_unrated", count=RANKED_AFTER - rated)
         lines.append(line)
     return _clip(lines)
+
+
+def rating_points(ordinal: float) -> int:
+    """A rating as people read one: the model's ordinal (a skill the player very likely has
+    at least, 0 for a newcomer, negative after early losses) in whole points, never below
+    zero (RATING_SCALE points per unit, so a strong player is near a thousand)."""
+    return round(max(0.0, ordinal) * RATING_SCALE)
 
 
 def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: str, *,
@@ -466,5 +525,5 @@ def leaderboard_text(game_id: str, board: list[tuple[int, float, int]], lang: st
     lines = [t(lang, f"ui.standings_title_{scope}", game=game)]
     for place, (user, rating, games) in enumerate(board, 1):
         lines.append(t(lang, "ui.standings_line", place=place, player=f"<@{user}>",
-                       rating=f"{rating:.1f}", games=games))
+                       rating=rating_points(rating), games=games))
     return _clip(lines)

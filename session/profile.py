@@ -15,7 +15,7 @@ from session.clocks import check_zone, deadline
 from session.errors import SessionError, tells_store_failures
 from session.nudges import ServerDefaults
 from session.service import Sessions
-from session.values import Notice, event_notices, says_the_move
+from session.values import Notice
 
 
 class Profile:
@@ -101,18 +101,8 @@ class Profile:
     @tells_store_failures
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
-        game = engines.get(row.game_id)
-        state = game.setup(row.players, row.options, row.seed)
-        notices: list[Notice] = []
-        for action in await self.store.actions(row.id):
-            before = state
-            state, events = game.apply(state, action.seat, action.code)
-            if not game.meta.hidden_information and not says_the_move(events, action.seat):
-                key, params = game.describe(before, action.code)
-                notices.append(Notice("notice.played", {"seat": action.seat,
-                                                        "action": (key, params)}))
-            notices.extend(event_notices(events))
-        return notices[-limit:]
+        history = await self.sessions.public_history(row)
+        return [notice for _, notices in history for notice in notices][-limit:]
 
 
 def seat_deadline(row: SessionRow, seat: int | None) -> datetime | None:

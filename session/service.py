@@ -79,12 +79,22 @@ def _has_renderer(game_id: str) -> bool:
 
 
 def default_players(game: Game, variants: list[str]) -> int:
-    """Seats to open when none were asked for: the most the game and its variants allow."""
+    """Seats to open when none were asked for: the fewest the game and its variants allow, so
+    two friends start a game with ``/game new`` and one Join (the full lobby starts by
+    itself); more players ask for them with ``players``."""
     counts = set(range(game.meta.min_players, game.meta.max_players + 1))
     for variant in game.meta.variants:
         if variant.name in variants and variant.players:
             counts &= set(variant.players)
-    return max(counts, default=game.meta.max_players)
+    return min(counts, default=game.meta.min_players)
+
+
+def min_players(game: Game, variants: list[str]) -> int:
+    """The fewest seats a game with these variants is played with."""
+    counts = [n for n in range(game.meta.min_players, game.meta.max_players + 1)
+              if all(n in v.players for v in game.meta.variants
+                     if v.name in variants and v.players)]
+    return min(counts, default=game.meta.min_players)
 
 
 def utcnow() -> datetime:
@@ -167,6 +177,18 @@ class Sessions:
             raise SessionError("error.no_game_here", "no game in this channel")
         logs.bind_row(row)
         return row
+
+    @tells_store_failures
+    async def in_channel_or_ended(self, channel_id: int) -> SessionRow:
+        """The channel's open game, else the one that ended last (``/game status`` and
+        ``/game log`` right after the end answer about it rather than "no game here")."""
+        row = await self.store.open_in_channel(channel_id)
+        if row is not None:
+            return row
+        ended = await self.store.ended_in_channel(channel_id, 1)
+        if not ended:
+            raise SessionError("error.no_game_here", "no game in this channel")
+        return await self.session(ended[0].id)
 
     @tells_store_failures
     async def state(self, row: SessionRow) -> State:
@@ -330,6 +352,10 @@ class Sessions:
                 raise SessionError("error.already_started", "the game has already started")
             if user_id != row.creator_id:
                 raise SessionError("error.only_creator_starts", "only the creator can start")
+            fewest = min_players(engines.get(row.game_id), row.options.get("variants", []))
+            if len(row.seats) < fewest:
+                raise SessionError("error.waiting_for_players", "the lobby is not full enough",
+                                   game=row.game_id, count=fewest - len(row.seats))
             return await self._start(row, [])
 
     async def _start(self, row: SessionRow, notices: list[Notice]) -> Outcome:
@@ -347,7 +373,7 @@ class Sessions:
         self.remember_state(row.id, row.version, state)
         notices.append(Notice("notice.started", {"game": row.game_id}))
         outcome = Outcome(row, notices, board_changed=True,
-                          private_seats=self._human_seats(row, game))
+                          private_seats=self._human_seats(row, game), acting_before=set())
         return await self.settle(await self.run_computer_players(outcome))
 
     # --- play --------------------------------------------------------------------------
@@ -403,6 +429,8 @@ class Sessions:
         over = game.is_over(new_state)
         result = self.result(game, new_state) if over else None
         before, after = set(game.to_act(state)), [] if over else game.to_act(new_state)
+        if outcome.acting_before is None:  # the first move of this change
+            outcome.acting_before = before
         reveals = any(e.get("reveal") for e in events)
         outcome.new_turn |= over or reveals or not set(after) <= before
         extra = await self.turns.statements(row, before, after, over=over)
@@ -445,6 +473,33 @@ class Sessions:
             if before.get("private") != after.get("private") and s not in outcome.private_seats:
                 outcome.private_seats.append(s)
 
+    @tells_store_failures
+    async def public_history(self, row: SessionRow) -> list[tuple[int, list[Notice]]]:
+        """Each logged action as (its seat, its public notices), rebuilt by replaying the
+        log: what anyone may read of the game (hidden moves only as the engine tells them)."""
+        game = engines.get(row.game_id)
+        state = game.setup(row.players, row.options, row.seed)
+        out: list[tuple[int, list[Notice]]] = []
+        for action in await self.store.actions(row.id):
+            before = state
+            state, events = game.apply(state, action.seat, action.code)
+            notices = []
+            if not game.meta.hidden_information and not says_the_move(events, action.seat):
+                key, params = game.describe(before, action.code)
+                notices.append(Notice("notice.played", {"seat": action.seat,
+                                                        "action": (key, params)}))
+            out.append((action.seat, notices + event_notices(events)))
+        return out
+
+    async def news_since_move(self, row: SessionRow, seat: int) -> list[Notice]:
+        """The public events of the others' moves since this seat's last move (the game's
+        start when it has none), newest last: what a player who was away missed. Replays the
+        log, so it is for the occasional held notification, not every board."""
+        news: list[Notice] = []
+        for actor, notices in await self.public_history(row):
+            news = [] if actor == seat else news + notices
+        return news
+
     async def quiet(self, user_id: int | None) -> Quiet:
         """A user's quiet hours (none set: never quiet)."""
         return await self.turns.quiet(user_id)
@@ -482,6 +537,8 @@ class Sessions:
         state = await self.state(row)
         outcome.to_act = game.to_act(state) if row.status == "active" else []
         outcome.public = game.view(state, None)
+        if outcome.acting_before is not None:
+            outcome.started = [s for s in outcome.to_act if s not in outcome.acting_before]
         return outcome
 
     # --- reading for the host ----------------------------------------------------------

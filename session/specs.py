@@ -35,3 +35,5 @@ class MessageSpec:
     rows: list[list[ButtonSpec | SelectSpec]] = field(default_factory=list)
     #: the image in words (alt text), for screen readers and anyone who cannot see it
     description: str | None = None
+    #: users this message notifies (their mentions in it ping them); none by default
+    pings: list[int] = field(default_factory=list)

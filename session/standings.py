@@ -111,7 +111,7 @@ class Standings:
             out[f"{scope}:{row.game_id}"] = {
                 "games": row.games, "wins": row.wins, "abandoned": row.abandoned,
                 "average": round(row.points / row.scored, 1) if row.scored else 0,
-                "rating": round(row.rating, 1) if row.rating is not None else None,
+                "rating": row.rating, "rated": row.rated,
             }
         return out
 

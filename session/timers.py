@@ -26,7 +26,7 @@ from session.absence import Absence
 from session.clocks import spent
 from session.errors import Backoff, StoreFailed, until_stored
 from session.service import ARCHIVE_AFTER_WARNING, Sessions
-from session.values import Outcome, TimerEvent
+from session.values import Notice, Outcome, TimerEvent
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,13 @@ class Timers:
         result = (s.result(engines.get(row.game_id), await s.state(row))
                   if row.status == "active" else None)
         await self.store.end(row.id, "abandoned", result, s.now())
-        return TimerEvent("archived", await s.session(row.id))
+        ended = await s.session(row.id)
+        # the final board (or the closed lobby) goes up like any end's, through the publisher:
+        # the running board and hands lose their buttons, nothing stale stays clickable
+        outcome = await s.settle(Outcome(
+            ended, [Notice("ui.archived", {"game": row.game_id, "id": row.id})],
+            board_changed=True))
+        return TimerEvent("archived", ended, outcome=outcome)
 
     async def _still_to_act(self, row: SessionRow, seat: int) -> bool:
         """The seat's player has not acted since the timer was set (else it is stale and

@@ -48,8 +48,10 @@ class Undo:
                                       state_json=json.dumps(previous), now=s.now(), extra=extra)
             except StaleVersion:  # another process moved the game on meanwhile
                 raise SessionError("error.stale", "this move is no longer available") from None
+            # the player who takes a move back is at the screen: no notification for them
             outcome = Outcome(await s.session(row.id), [Notice("notice.undone", {"seat": seat})],
-                              board_changed=True)
+                              board_changed=True,
+                              acting_before=set(game.to_act(before)) | {seat})
             s.remember_state(row.id, outcome.session.version, previous)
             s.note_private_changes(outcome, game, before, previous)
             return await s.settle(outcome)

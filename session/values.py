@@ -38,6 +38,12 @@ class Outcome:
     #: (a lobby, a ballot that decided nothing)
     to_act: list[int] | None = None
     public: dict[str, Any] | None = None
+    #: the seats that had to act before the first move of this change (set by that move)
+    acting_before: set[int] | None = None
+    #: the seats whose turn to act started with this change (each is told once: by the
+    #: board's mention or by a new DM); ``None`` where unknown (a repair, a give-back): then
+    #: everyone to act counts as started
+    started: list[int] | None = None
 
     @property
     def finished(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,11 @@ from text.catalog import t
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+def plain(content: str) -> str:
+    """A text with its command mentions (``</game join:ID>``) written as plain names."""
+    return re.sub(r"</([a-z_ ]+):\d+>", r"/\1", content)
+
+
 async def open_game(table: Table, game_id: str, *, variants: str | None = None,
                     timeout: float = 30.0) -> None:
     """The first player opens the game by slash command; the others join, alternately by
@@ -35,7 +41,7 @@ async def open_game(table: Table, game_id: str, *, variants: str | None = None,
     await answer(discord, inter, timeout)
     await discord.wait_for(lambda: table.lobby_message(), timeout, "the lobby")
     reply = discord.messages[inter.original_id or 0]
-    assert reply.ephemeral and reply.content == t("en", "ui.created"), reply.content
+    assert reply.ephemeral and plain(reply.content) == t("en", "ui.created"), reply.content
     for n, player in enumerate(table.players[1:]):
         count = len(table.public())
         if n % 2 == 0:

@@ -4,8 +4,10 @@ nonces and the interaction token's lifetime. Plain HTTP against the stand-in, no
 
 from __future__ import annotations
 
+import json
 import time
 
+import aiohttp
 from jsonschema import Draft202012Validator
 
 from tests.standin import spec
@@ -131,3 +133,42 @@ async def test_an_update_answer_edits_the_clicked_message_as_discord_does(api):
     status, _ = await call(http, server, "POST", f"/interactions/{command.id}/{command.token}/callback",
                            {"type": 7, "data": {"content": "x"}})
     assert status == 400 and command.acked_at is None
+
+
+PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+
+
+async def multipart(http, server, method: str, path: str, payload: dict) -> int:
+    """A request with one file, as discord.py sends it (payload_json and files[0])."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+    form.add_field("files[0]", PNG_BYTES, filename="board.png", content_type="image/png")
+    async with http.request(method, f"{server.base_url}/api/v10{path}", data=form) as answer:
+        return answer.status
+
+
+async def test_alt_text_of_a_file_in_an_interaction_response_is_read(api):
+    """What Discord shows: the alt text an interaction's response gives its file (under
+    ``data.attachments``), and the text and alt text of an edited DM (issue 24, item 7)."""
+    server, http = api
+    channel = server.text_channels[0]
+    user = server.add_user("Ala")
+    asked = await server.send_interaction(user, channel, APP_COMMAND, {"name": "game"})
+    status = await multipart(http, server, "POST",
+                             f"/interactions/{asked.id}/{asked.token}/callback",
+                             {"type": 4, "data": {"content": "board", "attachments": [
+                                 {"id": 0, "description": "Ala's board"}]}})
+    assert status in (200, 204)
+    [attachment] = server.messages[asked.original_id or 0].attachments
+    assert attachment.description == "Ala's board"
+    dm = server.dm_channel(user)
+    status, posted = await call(http, server, "POST", f"/channels/{dm}/messages",
+                                {"content": "🎲 Your move"})
+    assert status == 200
+    status = await multipart(http, server, "PATCH", f"/channels/{dm}/messages/{posted['id']}",
+                             {"content": "↪ moved on", "attachments": [
+                                 {"id": 0, "description": "your hand"}]})
+    assert status == 200
+    [edited] = server.dms(user)
+    assert edited.content == "↪ moved on" and edited.history[-1].content == "↪ moved on"
+    assert [a.description for a in edited.attachments] == ["your hand"]

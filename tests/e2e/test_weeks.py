@@ -20,28 +20,7 @@ import pytest
 
 import engines
 from tests.e2e.helpers import open_game, play_to_end, read_session
-from tests.standin.botproc import BotProcess
 from tests.standin.users import Player, Table, answer
-
-
-@pytest.fixture
-async def clocked_bot(discord, tmp_path):
-    """The bot with a clock the test moves: ``bot.move_clock(seconds)``."""
-    clock_file = tmp_path / "clock-offset"
-    clock_file.write_text("0")
-    process = BotProcess(discord, tmp_path / "stolik.sqlite3", tmp_path,
-                         extra_env={"STOLIK_CLOCK_FILE": str(clock_file)})
-
-    def move_clock(seconds: float) -> None:
-        clock_file.write_text(str(float(clock_file.read_text()) + seconds))
-
-    process.move_clock = move_clock
-    await process.start()
-    yield process
-    await process.stop()
-    log = process.log_text()
-    if "Traceback" in log:
-        pytest.fail(f"the bot logged a traceback:\n{process.log_tail(60)}")
 
 
 def seconds_until(hour: int, minute: int) -> float:

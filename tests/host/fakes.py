@@ -95,6 +95,9 @@ class FakeChannel:
         self.threads: list[FakeThread] = []
         #: HTTP statuses the next sends fail with (after discord.py's own retries), in order
         self.failures: list[int] = []
+        #: nonce -> the message posted with it (discord.py enforces nonces: a repeated nonce
+        #: is answered with the message already made, within a few minutes)
+        self.nonces: dict[str, FakeMessage] = {}
         #: members an overwrite denies View Channel, or Read Message History
         self.hidden_from: set[int] = set()
         self.history_hidden_from: set[int] = set()
@@ -109,13 +112,17 @@ class FakeChannel:
 
     async def send(self, content: str | None = None, *, view=None, file=None,
                    allowed_mentions: discord.AllowedMentions | None = None,
-                   **_: Any) -> FakeMessage:
+                   nonce: str | None = None, **_: Any) -> FakeMessage:
         if self.failures:
             raise http_error(self.failures.pop(0))
+        if nonce is not None and nonce in self.nonces:
+            return self.nonces[nonce]
         sent = Sent(content, False, view, file, where=f"channel {self.id}")
         sent.pings = allowed_mentions
         message = FakeMessage(self, sent)
         self.messages.append(message)
+        if nonce is not None:
+            self.nonces[nonce] = message
         return message
 
     async def create_thread(self, *, name: str, **_: Any) -> FakeThread:

@@ -75,3 +75,31 @@ async def test_an_overrun_is_not_carried_into_the_next_turn(sessions, clock):
     if seat not in game.to_act(await sessions.state(row)):
         assert row.seats[seat].bank == 0.0
     assert turn_starts(parse_pace("daily:1:2"), 0.0) == DAY
+
+
+async def test_a_tied_vote_is_said_and_means_waiting(sessions, clock):
+    """1-1 on a timed-out player: the tie is said with its rule (a tie means waiting), the
+    turn stays the player's, and the vote is over (issue 24)."""
+    rooms = rooms_over(sessions)
+    row = await kingdomino(sessions, players=3)
+    seat, _ = await mover(sessions, row)
+    clock.advance(days=1, hours=1)
+    assert "timeout" in [e.kind for e in await rooms.timers.fire_due()]
+    voters = [s.user_id for s in row.seats if s.seat != seat]
+    out = await rooms.absence.vote(row.id, voters[0], f"timeout:{seat}", "skip")
+    assert [n.key for n in out.notices] == ["notice.voted"]  # one of two: not a tie yet
+    out = await rooms.absence.vote(row.id, voters[1], f"timeout:{seat}", "computer")
+    assert [n.key for n in out.notices] == ["notice.voted", "notice.vote_tie"]
+    assert out.notices[1].params == {"seat": seat}
+    assert out.session.version == row.version and not out.session.seats[seat].is_bot
+    assert await sessions.store.ballots(row.id, f"timeout:{seat}") == {}
+
+
+async def test_an_end_vote_not_everyone_agreed_to_is_said_and_over(sessions):
+    rooms = rooms_over(sessions)
+    row = await kingdomino(sessions, pace=None)
+    await rooms.absence.vote(row.id, 1, "end", "yes")
+    out = await rooms.absence.vote(row.id, 2, "end", "no")
+    assert out.session.status == "active"
+    assert [n.key for n in out.notices] == ["notice.voted", "notice.end_vote_failed"]
+    assert await sessions.store.ballots(row.id, "end") == {}

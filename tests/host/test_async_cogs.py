@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 
 import engines
@@ -56,7 +58,11 @@ async def test_bad_pace_deletes_the_new_thread_and_says_why(client):
 async def test_turn_message_shows_the_clocks(client):
     _, row = await start(client)
     content = client.channel(CH).last.sent.content
-    assert "⏱" in content and "1d 0h ⏳" in content
+    # the running clock as the moment it runs out (a Discord timestamp, never stale)
+    row = await client.host.sessions.session(row.id)
+    mover = next(s for s in row.seats if s.running_since is not None)
+    runs_out = datetime.fromisoformat(mover.running_since) + timedelta(seconds=mover.bank)
+    assert "⏱" in content and f"{mover.name} ⏳ <t:{int(runs_out.timestamp())}:R>" in content
 
 
 async def test_reminder_timeout_vote_buttons_and_skip(client, clock):

@@ -142,6 +142,17 @@ async def test_whole_game_through_the_cogs_and_the_commands_around_it(client):
     inter = interaction(client, 1)
     await GameCog.history.callback(cog, inter)
     assert "Toy" in inter.replies[-1].content or "toy" in inter.replies[-1].content
+    # right after the end, /game status and /game log answer about the game that ended
+    inter = interaction(client, 2)
+    await GameCog.status.callback(cog, inter)
+    assert inter.replies[-1].content.startswith(t(
+        "en", "ui.status_over", game=t("en", "game.toy"), id=row.id,
+        status=t("en", "ui.status_finished"), moves=row.version + 1)[:20])
+    assert t("en", "ui.final_results") in inter.replies[-1].content
+    inter = interaction(client, 2)
+    await GameCog.log.callback(cog, inter)
+    assert inter.replies[-1].content not in (t("en", "ui.log_empty"),
+                                             t("en", "error.no_game_here"))
     outsider = await click(client, 9, CH, final, final.custom_ids[0])
     assert outsider.ephemeral_texts() == [t("en", "error.not_a_player")]
     rematch = await click(client, 2, CH, final, final.custom_ids[0])
@@ -149,7 +160,10 @@ async def test_whole_game_through_the_cogs_and_the_commands_around_it(client):
     lobby = await client.host.sessions.in_channel(CH)
     assert lobby.status == "lobby" and [s.user_id for s in lobby.seats] == [2]
     assert lobby.players == row.players and lobby.options == row.options
-    assert t("en", "notice.rematch", players="Player1") in client.channel(CH).last.sent.content
+    # the old players are mentioned, and pinged, once: in the new lobby's first message
+    invite = client.channel(CH).last.sent
+    assert t("en", "notice.rematch", players="<@1>") in invite.content
+    assert invite.pinged() == [1]
     again = await click(client, 1, CH, final, final.custom_ids[0])  # the channel is busy now
     assert again.ephemeral_texts()[0].startswith(t("en", "error.channel_busy", game="toy",
                                                    id=lobby.id)[:20])

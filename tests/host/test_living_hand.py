@@ -1,6 +1,7 @@
 """One living hand (issue 12): each player has one private message per game, edited in place
 when their view changes; a new DM only when they must act (at most one per turn they must act),
-in the player's own language."""
+in the player's own language; the card it replaces, and every card at the end, loses its
+buttons (issue 24)."""
 
 from __future__ import annotations
 
@@ -46,14 +47,18 @@ async def test_hand_dms_are_edited_in_place_one_new_dm_per_turn_to_act(
     for seat in row.seats:
         user = client.users[seat.user_id]
         new_dms = len(user.dms)
-        # the first hand (the game starts) and at most one per turn the player must act
-        assert 1 <= new_dms <= starts[seat.seat] + 1, (seat.seat, new_dms, starts[seat.seat])
+        # one new DM per turn the player must act, at most (the first comes with their first
+        # turn: a hand while others act is no reason to buzz a phone)
+        assert 1 <= new_dms <= starts[seat.seat], (seat.seat, new_dms, starts[seat.seat])
         edits += sum(m.edits for m in client.channel(-seat.user_id).messages)
+        lang = "pl" if seat.user_id == 2 else "en"
+        # every older card says the game moved on, the last one that it is over; none keeps
+        # a button that would no longer work
+        assert [dm.content for dm in user.dms[:-1]] == [t(lang, "ui.hand_moved_on")] * (new_dms - 1)
+        assert user.dms[-1].content == t(lang, "ui.hand_over", game=t(lang, f"game.{game_id}"),
+                                         channel=CH)
+        assert all(not dm.view or not dm.view.children for dm in user.dms)
     assert edits > 0  # the hand followed the game by edits, not by new messages
-    polish = client.users[2].dms[0].content
-    assert polish == t("pl", "ui.your_hand", game=t("pl", f"game.{game_id}"), channel=CH)
-    assert client.users[1].dms[0].content == t(
-        "en", "ui.your_hand", game=t("en", f"game.{game_id}"), channel=CH)
     await sessions.db.close()  # play_game restarted over a database of its own
 
 
@@ -69,3 +74,35 @@ async def test_a_language_is_remembered_from_interactions_and_written_only_on_ch
     assert await sessions.store.user_lang(5) == "pl"
     await hands.remember_language(5, None)
     assert await sessions.store.user_lang(5) == "pl"
+
+
+async def test_quiet_hours_hold_a_new_dm_on_every_path_and_the_ping_delivers_it(
+        sessions, clock):
+    """The toy game (secret simultaneous picks): Bo is in quiet hours (11-13, the clock at
+    12:00). His turn's DM is held on a move's publish and on a repair's (which does not know
+    whose turn started); no mention either; when the hours end the ping timer sends one new
+    DM saying it is his move (issue 24, item 3)."""
+    from cogs.game import GameCog
+    from session.values import Outcome
+    from tests.host.fakes import FakeInteraction
+
+    client = FakeClient(sessions)
+    await client.host.rooms.profile.settings(2, tz="UTC", quiet="11-13")
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, FakeInteraction(client, client.user(1, "Ala"), CH),
+                               "toy", 2, None)
+    await GameCog.join.callback(cog, FakeInteraction(client, client.user(2, "Bo"), CH))
+    row = await sessions.in_channel(CH)
+    await client.host.board.repair_board(row.id)  # nothing missing: nothing posted
+    await client.host.hands.send_in_order(row, [0, 1])  # as a repair or a give-back sends
+    assert client.users[2].dms == [] and client.users[1].dms  # Ala is not in quiet hours
+    assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)
+    await client.host.publish(Outcome(row, board_changed=True))  # a board by the channel
+    assert client.users[2].dms == []
+    clock.advance(hours=1, minutes=1)  # 13:01
+    for event in await client.host.rooms.timers.fire_due():
+        await client.host.publish_timer(event)
+    [held] = client.users[2].dms
+    assert held.content.splitlines()[0] == t("en", "ui.hand_your_move", game=t("en", "game.toy"),
+                                             channel=CH)
+    assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from db.store import SeatRow, SessionRow
 from session import present, results, specs
+from session.values import TimerEvent
 
 
 def row(**kw) -> SessionRow:
@@ -42,7 +43,13 @@ def test_clock_line_and_link():
     r = row(status="active", pace_json='{"kind": "daily", "increment": 86400, "cap": 259200}',
             seats=[SeatRow(0, 1, "Ala", 90000.0, "2026-01-02T11:00:00+00:00"),
                    SeatRow(1, 2, "Bo", 3600.0, None)])
-    assert present.clock_line(r, now, "en") == "⏱ Ala 1d 0h ⏳ · Bo 1h 00m"
+    # the running clock as the moment it runs out, a Discord timestamp each reader sees in
+    # their own time zone and never stale (issue 24); a bank that does not run as it stands
+    runs_out = int(datetime(2026, 1, 3, 12, 0, tzinfo=UTC).timestamp())
+    assert present.clock_line(r, now, "en") == f"⏱ Ala ⏳ <t:{runs_out}:R> · Bo 1h 00m"
+    remind = present.timer_message(TimerEvent("remind", r, 0, params={"left": 3600.0}), "pl")
+    assert f"<t:{runs_out}:R> (<t:{runs_out}:f>)" in remind.content
+    assert "{" not in remind.content
     assert present.clock_line(row(), now, "en") == ""
     assert present.link(r) == "https://discord.com/channels/9/8/77"
 

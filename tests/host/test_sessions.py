@@ -9,8 +9,10 @@ import pytest
 
 from db import Database
 from engines.base import GameError, IllegalAction, MalformedAction, NotYourTurn
+from session import present
 from session.ending import Ending
 from session.service import SessionError, Sessions, parse_variants
+from text.catalog import t
 
 #: the session suite runs on SQLite and on PostgreSQL
 BACKENDS = "both"
@@ -74,6 +76,26 @@ def test_parse_variants():
     assert parse_variants(None) == []
 
 
+async def test_new_without_players_opens_the_fewest_seats_so_one_join_starts(sessions):
+    """Two friends: /game new without ``players`` and one Join start the game (issue 24);
+    more players ask for more seats. The lobby says how many more it waits for."""
+    out = await sessions.new(guild_id=1, channel_id=CH, game_id="kingdomino", user_id=1,
+                             name="Ala")
+    assert out.session.players == 2
+    assert present.lobby_message(out.session, [], "en").content.endswith(
+        t("en", "ui.lobby_waiting", count=1))
+    out = await sessions.join(CH, 2, "Bo")
+    assert out.session.status == "active"
+    four = await sessions.new(guild_id=1, channel_id=CH + 1, game_id="kingdomino", user_id=1,
+                              name="Ala", players=4)
+    assert t("en", "ui.lobby_waiting", count=3) in present.lobby_message(
+        four.session, [], "en").content
+    # a variant for two only: two seats whatever the game allows
+    duel = await sessions.new(guild_id=1, channel_id=CH + 2, game_id="kingdomino", user_id=1,
+                              name="Ala", variants="mighty_duel")
+    assert duel.session.players == 2
+
+
 async def test_lobby_rules(sessions):
     await sessions.new(guild_id=1, channel_id=CH, game_id="toy", user_id=1, name="Ala", players=3)
     await sessions.join(CH, 2, "Bo")
@@ -86,7 +108,8 @@ async def test_lobby_rules(sessions):
     assert [s.name for s in out.session.seats] == ["Ala"]
     with pytest.raises(SessionError) as err:
         await sessions.start(CH, 1)  # one player is too few for the game
-    assert err.value.key == "error.players_range"
+    # said as what the lobby waits for, not as the game's player range (issue 24)
+    assert (err.value.key, err.value.params["count"]) == ("error.waiting_for_players", 1)
     await sessions.join(CH, 3, "Cy")
     out = await sessions.start(CH, 1)
     assert out.session.status == "active" and out.session.players == 2
@@ -262,3 +285,27 @@ async def test_legal_moves_for_a_user(sessions):
     assert seat == 1 and codes == ["pick 1", "pick 2", "pick 3"]
     await sessions.act(sid, 2, "pick 1")
     assert (await sessions.legal(sid, 2))[2] == []
+
+
+async def test_news_since_a_seats_move_are_the_others_public_events(sessions):
+    """What a player who was away missed (issue 24): the others' public events since their
+    own last move, and none of a hand's secrets."""
+    import engines
+
+    await sessions.new(guild_id=1, channel_id=CH, game_id="gheos", user_id=1, name="Ala",
+                       players=2)
+    row = (await sessions.join(CH, 2, "Bo")).session
+    game = engines.get("gheos")
+    seen: list[int] = []
+    while len(set(seen[-2:])) < 2 or seen[-1] != 1:  # Ala's turn, then Bo's at least once
+        state = await sessions.state(row)
+        seat = game.to_act(state)[0]
+        row = (await sessions.act(row.id, row.seats[seat].user_id,
+                                  game.legal_actions(state, seat)[0])).session
+        seen.append(seat)
+    news = await sessions.news_since_move(row, 0)
+    assert news and all(n.params.get("seat") == 1 for n in news)
+    assert all("private_to" not in n.params for n in news)  # nothing for one seat's eyes
+    assert await sessions.news_since_move(row, 1) == []  # Bo moved last
+    text = present.since_line(row, news, "pl")
+    assert text.startswith(t("pl", "ui.since_your_move", events="")) and "Bo" in text

@@ -9,9 +9,11 @@ import pytest
 
 from db import Database
 from db.standings import EndedGame, Rating
+from session import present
 from session.ending import Ending
 from session.service import Sessions
 from session.standings import RANKED_AFTER, Standings, judge, rate
+from text.catalog import catalog, t
 
 GUILD, OTHER_GUILD = 111, 222
 BACKENDS = "both"  # SQLite and PostgreSQL (tests/host/conftest.py)
@@ -57,7 +59,7 @@ async def test_abandoning_a_game_is_the_abandoners_loss(sessions):
     await Ending(sessions).abandon(row.id, 1, can_manage=False)
     leader = await sessions.standings.stats(1, GUILD)
     assert leader["global:toy"] | {"rating": None} == {
-        "games": 1, "wins": 0, "abandoned": 1, "average": 0, "rating": None}
+        "games": 1, "wins": 0, "abandoned": 1, "average": 0, "rating": None, "rated": 1}
     # the best of the others wins; nobody's points count (not played to the end)
     second = (await sessions.standings.stats(2, GUILD))["global:toy"]
     third = (await sessions.standings.stats(3, GUILD))["global:toy"]
@@ -177,8 +179,6 @@ async def test_games_of_one_player_counted_side_by_side_each_count(sessions, db_
 
 @pytest.mark.parametrize("lang", ["en", "pl", "uk"])
 def test_stats_and_leaderboard_texts_in_every_language(lang):
-    from session import present
-    from text.catalog import catalog, t
 
     keys = [k for k in catalog("en") if k.startswith("ui.standings_")
             or k.startswith("cmd.game leaderboard.everywhere")]
@@ -186,15 +186,32 @@ def test_stats_and_leaderboard_texts_in_every_language(lang):
     # standings.json overrides core.json's description, which still named Elo
     assert "Elo" not in catalog(lang).get("cmd.game leaderboard.desc", "")
     board = present.leaderboard_text("kingdomino", [(1, 12.345, 4), (2, -0.5, 3)], lang)
-    assert "<@1>" in board and "12.3" in board and "-0.5" in board
+    # in whole points, never negative
+    assert "<@1>" in board and str(present.rating_points(12.345)) in board and "-" not in \
+        board.split("\n", 2)[2].replace("<@2> —", "")
     assert board.splitlines()[0] == t(lang, "ui.standings_title_server",
                                               game=t(lang, "game.kingdomino"))
     everywhere = present.leaderboard_text("kingdomino", [], lang, everywhere=True)
     assert everywhere == t(lang, "ui.standings_empty_everywhere",
                                    game=t(lang, "game.kingdomino"))
     stats = present.stats_text("Ala", {"server:kingdomino": {
-        "games": 5, "wins": 2, "abandoned": 1, "average": 41.5, "rating": 3.2}}, lang)
-    assert "41.5" in stats and "3.2" in stats and "{" not in stats
+        "games": 5, "wins": 2, "abandoned": 1, "average": 41.5, "rating": 3.2, "rated": 4}},
+        lang)
+    assert "41.5" in stats and str(present.rating_points(3.2)) in stats and "{" not in stats
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "uk"])
+def test_a_rating_is_shown_only_once_it_means_something_and_never_negative(lang):
+    """After one game the model's ordinal is negative (-1.8): /game stats says how many more
+    rated games until a rating, then shows it in whole points, at least 0 (issue 24)."""
+    first = present.stats_text("Ala", {"server:kingdomino": {
+        "games": 1, "wins": 0, "abandoned": 0, "average": 20, "rating": -1.8, "rated": 1}}, lang)
+    assert "-1.8" not in first and "1.8" not in first
+    assert first.endswith(t(lang, "ui.standings_stats_unrated", count=2))
+    later = present.stats_text("Ala", {"server:kingdomino": {
+        "games": 3, "wins": 0, "abandoned": 0, "average": 20, "rating": -0.4, "rated": 3}}, lang)
+    assert later.endswith(t(lang, "ui.standings_stats_rating", rating=0))
+    assert present.rating_points(20.0) == 800
 
 
 async def test_a_game_whose_player_was_rated_meanwhile_is_counted_again(sessions, monkeypatch):

@@ -108,7 +108,12 @@ async def read_body(request: web.Request, world: World) -> tuple[Any, list[Attac
             if attachment.filename.endswith(".png") and attachment.data.startswith(b"\x89PNG"):
                 attachment.content_type = "image/png"
         # a new upload is named in payload_json's attachments by its index among the files
-        for entry in (body or {}).get("attachments") or []:
+        # (an interaction callback has them under ``data``, as Discord reads them there)
+        payload = body if isinstance(body, dict) else {}
+        inner = payload.get("data")
+        named = payload.get("attachments") or (
+            inner.get("attachments") if isinstance(inner, dict) else None) or []
+        for entry in named:
             index = str(entry.get("id"))
             if index.isdigit() and int(index) < len(files):
                 files[int(index)].description = entry.get("description")
