@@ -54,12 +54,12 @@ MUTANTS = [
            "if not game.meta.hidden_information and not says_the_move(events, seat):",
            "if not says_the_move(events, seat):",
            (f"{G}::test_a_hidden_move_the_engine_keeps_quiet_is_never_named",)),
-    Mutant("/game log: private events", "session/profile.py",
-           "notices.extend(event_notices(events))",
-           'notices.extend(Notice(e["key"], {k: v for k, v in e.items() if k != "key"})'
-           " for e in events)",
+    Mutant("/game log: private events", "session/service.py",
+           "out.append((action.seat, notices + event_notices(events)))",
+           'out.append((action.seat, notices + [Notice(e["key"], {k: v for k, v in e.items()'
+           ' if k != "key"}) for e in events]))',
            (f"{G}::test_game_log_shows_no_hand_and_no_hidden_move",)),
-    Mutant("/game log: a 'played' line for hidden moves", "session/profile.py",
+    Mutant("/game log: a 'played' line for hidden moves", "session/service.py",
            "if not game.meta.hidden_information and not says_the_move(events, action.seat):",
            "if not says_the_move(events, action.seat):",
            (f"{G}::test_a_hidden_move_the_engine_keeps_quiet_is_never_named",)),
