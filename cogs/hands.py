@@ -14,7 +14,7 @@ import discord
 
 from cogs.adapters import Channels, edit_kwargs, message_kwargs
 from cogs.pace import GlobalPace
-from session import facts, ids, present
+from session import facts, history, ids, present
 from session.facts import SessionRow
 from session.posts import HandMessage, Posts
 from session.service import Sessions
@@ -127,7 +127,7 @@ class Hands:
             notify = False
         news = ""
         if since and notify is not False:
-            news = present.since_line(row, await self.sessions.news_since_move(row, seat), lang)
+            news = present.since_line(row, await history.news_since_move(self.sessions, row, seat), lang)
         spec = await present.hand_message(row, state, seat, lang, since=news)
         await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify)
 

@@ -13,7 +13,7 @@ from cogs.board import Board, BoardNotPosted
 from cogs.hands import Hands
 from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
-from session import present
+from session import history, present
 from session.facts import SessionRow
 from session.rooms import Rooms
 from session.service import Sessions
@@ -76,7 +76,7 @@ class Host:
                 async with self.hands.in_order(row.id):
                     await self.hands.send_hands(row, [seat], channel, [seat], since=True)
                 continue
-            news = present.since_line(row, await self.sessions.news_since_move(row, seat),
+            news = present.since_line(row, await history.news_since_move(self.sessions, row, seat),
                                       row.lang)
             spec = present.timer_message(TimerEvent("ping", row, seat), row.lang)
             assert spec is not None  # a ping always has its text

@@ -13,6 +13,7 @@ from db.store import SessionRow
 from session import nudges
 from session.clocks import check_zone, deadline
 from session.errors import SessionError, tells_store_failures
+from session.history import public_history
 from session.nudges import ServerDefaults
 from session.service import Sessions
 from session.values import Notice
@@ -101,7 +102,7 @@ class Profile:
     @tells_store_failures
     async def public_log(self, row: SessionRow, limit: int = 30) -> list[Notice]:
         """The move history as public notices only, rebuilt by replaying the log."""
-        history = await self.sessions.public_history(row)
+        history = await public_history(self.sessions, row)
         return [notice for _, notices in history for notice in notices][-limit:]
 
 

@@ -474,32 +474,6 @@ class Sessions:
                 outcome.private_seats.append(s)
 
     @tells_store_failures
-    async def public_history(self, row: SessionRow) -> list[tuple[int, list[Notice]]]:
-        """Each logged action as (its seat, its public notices), rebuilt by replaying the
-        log: what anyone may read of the game (hidden moves only as the engine tells them)."""
-        game = engines.get(row.game_id)
-        state = game.setup(row.players, row.options, row.seed)
-        out: list[tuple[int, list[Notice]]] = []
-        for action in await self.store.actions(row.id):
-            before = state
-            state, events = game.apply(state, action.seat, action.code)
-            notices = []
-            if not game.meta.hidden_information and not says_the_move(events, action.seat):
-                key, params = game.describe(before, action.code)
-                notices.append(Notice("notice.played", {"seat": action.seat,
-                                                        "action": (key, params)}))
-            out.append((action.seat, notices + event_notices(events)))
-        return out
-
-    async def news_since_move(self, row: SessionRow, seat: int) -> list[Notice]:
-        """The public events of the others' moves since this seat's last move (the game's
-        start when it has none), newest last: what a player who was away missed. Replays the
-        log, so it is for the occasional held notification, not every board."""
-        news: list[Notice] = []
-        for actor, notices in await self.public_history(row):
-            news = [] if actor == seat else news + notices
-        return news
-
     async def quiet(self, user_id: int | None) -> Quiet:
         """A user's quiet hours (none set: never quiet)."""
         return await self.turns.quiet(user_id)

@@ -11,6 +11,7 @@ from db import Database
 from engines.base import GameError, IllegalAction, MalformedAction, NotYourTurn
 from session import present
 from session.ending import Ending
+from session.history import news_since_move
 from session.service import SessionError, Sessions, parse_variants
 from text.catalog import t
 
@@ -303,9 +304,9 @@ async def test_news_since_a_seats_move_are_the_others_public_events(sessions):
         row = (await sessions.act(row.id, row.seats[seat].user_id,
                                   game.legal_actions(state, seat)[0])).session
         seen.append(seat)
-    news = await sessions.news_since_move(row, 0)
+    news = await news_since_move(sessions, row, 0)
     assert news and all(n.params.get("seat") == 1 for n in news)
     assert all("private_to" not in n.params for n in news)  # nothing for one seat's eyes
-    assert await sessions.news_since_move(row, 1) == []  # Bo moved last
+    assert await news_since_move(sessions, row, 1) == []  # Bo moved last
     text = present.since_line(row, news, "pl")
     assert text.startswith(t("pl", "ui.since_your_move", events="")) and "Bo" in text
