@@ -10,7 +10,7 @@ import pytest
 from cogs.components import route
 from cogs.game import GameCog
 from db import Database
-from session import ids
+from session import facts, ids
 from session.service import Sessions
 from tests.host.driver import click, make_move
 from tests.host.fakes import FakeClient, FakeInteraction, FakeMessage
@@ -71,6 +71,12 @@ async def test_closed_dms_fall_back_to_the_channel_button_without_blind_retries(
     # the next private update does not hit Discord again for this user
     turn = channel.messages[-2].sent
     await make_move(client, 2, CH, turn, random.Random(1), channel.messages[-2])
+    assert client.users[2].dm_attempts == 1
+    # nor when a turn of theirs starts again: the refusal is remembered, no blind retry
+    board = next(m for m in reversed(channel.messages) if m.sent.view)
+    await make_move(client, 1, CH, board.sent, random.Random(2), board)
+    row = await client.host.sessions.in_channel(CH)
+    assert row.seat_of(2) in facts.to_act(row, await client.host.sessions.state(row))
     assert client.users[2].dm_attempts == 1
     # the "My hand" button answers fresh, ephemerally, to that user only
     notices = [m for m in channel.messages if "<@2>:" in (m.sent.content or "")]
