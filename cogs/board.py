@@ -401,9 +401,9 @@ class Board:
         self.replies.remember(row.id, None if outcome.finished else board, reply)
         if maybe_posted or pending:
             await self._retire_unrecorded(previous, message.id)
-        if outcome.finished:
-            for content in results.breakdown_messages(row, row.lang):
-                await self.replies.say(reply, channel, content)
+        breakdown = results.breakdown_message(row, row.lang) if outcome.finished else None
+        if breakdown is not None:  # too long for the final message: one file, whole lines
+            await self.replies.post(reply, channel, lambda: message_kwargs(breakdown))
 
     async def _post_lobby(self, row: SessionRow, channel: Any, current: SessionRow,
                           outcome: Outcome, reply: discord.Interaction | None) -> None:

@@ -56,14 +56,21 @@ class Replies:
 
     async def say(self, reply: discord.Interaction | None, channel: Any, content: str) -> None:
         """A public text: a follow-up of ``reply`` when it takes one, else by the channel."""
+        await self.post(reply, channel, lambda: {"content": content})
+
+    async def post(self, reply: discord.Interaction | None, channel: Any,
+                   message: Callable[[], dict[str, Any]]) -> None:
+        """A public message (a text, a file): a follow-up of ``reply`` when it takes one, else
+        by the channel, paced. ``message`` makes the send's arguments afresh for each try: a
+        sent file is read and closed, so the channel's try needs its own."""
         if reply is not None:
             try:
-                await reply.followup.send(content)
+                await reply.followup.send(**message())
                 return
             except discord.HTTPException as exc:
-                log.info("text not sent on interaction %s: %s; by the channel", reply.id, exc)
+                log.info("message not sent on interaction %s: %s; by the channel", reply.id, exc)
         async with self.pace:
-            await channel.send(content)
+            await channel.send(**message())
 
     def remember(self, session_id: int, board: discord.WebhookMessage | None,
                  reply: discord.Interaction | None) -> None:

@@ -26,7 +26,7 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
                    out: Path, db_path: str | None, lang: str = "en",
                    strict_bots: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("board_*.png"):
+    for old in [*out.glob("board_*.png"), *out.glob("scores.txt")]:  # a previous run's
         old.unlink()
     path = Path(db_path) if db_path else out / "demo.sqlite3"
     if not db_path and path.exists():
@@ -67,8 +67,11 @@ async def run_demo(game_id: str, *, players: int | None, variants: str, seed: in
         replayed = await sessions.replay(row)
         same = json.dumps(replayed, sort_keys=True) == json.dumps(state, sort_keys=True)
         print("\n".join(results.final_lines(row, lang)))
-        for content in results.breakdown_messages(row, lang):
-            print(content)
+        breakdown = results.breakdown_message(row, lang)
+        if breakdown is not None and breakdown.image is not None:  # the file, as the bot sends it
+            (out / breakdown.filename).write_bytes(breakdown.image)
+            print(breakdown.content)
+            print(breakdown.image.decode("utf-8"), end="")
         print(t(lang, "demo.end", moves=row.version, images=frame + 1, out=str(out), db=str(path),
                 replay="OK" if same else "MISMATCH"))
         return 0 if same else 1

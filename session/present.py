@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,9 +17,9 @@ from db.store import SessionRow
 from session import ids
 from session.clocks import Pace, deadline, left_text
 from session.picker import ELLIPSIS, MENU_SIZE, MENUS, Choice, Step, step
-from session.results import final_lines
+from session.results import final_lines, places_inline
 from session.seatnames import reader_row
-from session.specs import MAX_BUTTONS, MAX_CONTENT, MAX_DESCRIPTION, ButtonSpec, MessageSpec, SelectSpec
+from session.specs import MAX_BUTTONS, MAX_CONTENT, ButtonSpec, MessageSpec, SelectSpec, alt_text
 from session.standings import RANKED_AFTER
 from session.ties import tie_lines
 from session.values import Notice
@@ -300,29 +299,11 @@ def board_description(row: SessionRow, state: dict[str, Any], notices: list[Noti
         parts.append(t(lang, "alt.scores", scores=standings))
     elif row.result and row.status != "abandoned":
         # the result opens the alt text: a long game's news can only push the end out
-        parts = [t(lang, "ending.alt_final", places=_places_inline(row, lang)),
+        parts = [t(lang, "ending.alt_final", places=places_inline(row, lang)),
                  *tie_lines(row, lang), *parts]
     else:
         parts.insert(0, t(lang, "alt.final", scores=standings))
     return alt_text(parts)
-
-
-def _places_inline(row: SessionRow, lang: str) -> str:
-    result = row.result or {}
-    return " · ".join(f"{place}. {row.seats[seat].name} {result['totals'][seat]}"
-                      for place, group in enumerate(result.get("ranking", []), start=1)
-                      for seat in group)
-
-
-def alt_text(parts: list[str]) -> str:
-    """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
-    words = " ".join(part.strip() for part in parts if part and part.strip())
-    words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
-    if len(words) <= MAX_DESCRIPTION:
-        return words
-    cut = words[:MAX_DESCRIPTION - 1]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last
 
 
 def pace_description(pace_json: str, lang: str) -> str:

@@ -1,11 +1,12 @@
 """A finished game's results in words: the places, how each tie was broken, and each seat's
-score breakdown, within one message or split into whole-line messages of their own."""
+score breakdown, within one message or, when it does not fit, in a text file attached to a
+message of its own."""
 
 from __future__ import annotations
 
 from db.store import SessionRow
 from session.seatnames import reader_row
-from session.specs import MAX_CONTENT
+from session.specs import MAX_CONTENT, MessageSpec, alt_text
 from session.ties import tie_lines
 from session.wording import text
 from text.catalog import t
@@ -13,7 +14,7 @@ from text.catalog import t
 
 def final_lines(row: SessionRow, lang: str) -> list[str]:
     """Final results: the places first, then how each tie was broken, then each seat's score
-    breakdown (when it all fits one message; else :func:`breakdown_messages` carries them)."""
+    breakdown (when it all fits one message; else :func:`breakdown_message` carries them)."""
     row = reader_row(row, lang)
     if not row.result:
         return [t(lang, "ui.ended_no_result")]
@@ -35,8 +36,8 @@ def final_lines(row: SessionRow, lang: str) -> list[str]:
     details = _with_breakdown(row, lang)
     if not _too_long(lines + details):
         lines += details
-    # else too long for one message (clipping would cut lines off): the breakdowns go in
-    # messages of their own (breakdown_messages), the places and ties stay here
+    # else too long for one message (clipping would cut lines off): the breakdowns go in a
+    # file of their own (breakdown_message), the places and ties stay here
     return lines
 
 
@@ -44,27 +45,40 @@ def _too_long(lines: list[str]) -> bool:
     return len("\n".join(lines)) > MAX_CONTENT * 3 // 4
 
 
-def breakdown_messages(row: SessionRow, lang: str) -> list[str]:
-    """Each seat's score breakdown, when the final results had no room for it (else none):
-    messages of whole lines, in ranking order, each opening with the player's name."""
+def breakdown_message(row: SessionRow, lang: str) -> MessageSpec | None:
+    """Each seat's score breakdown, when the final results had no room for it (else None):
+    one message whose attached text file holds every breakdown whole, in ranking order, each
+    section opening with the player's name and total; a file, not messages split at Discord's
+    2,000 characters, so no line is ever cut and the channel gets one post, not several."""
     row = reader_row(row, lang)
     if not row.result or row.status == "abandoned" or "ranking" not in row.result:
-        return []
+        return None
     if any(line.startswith("  · ") for line in final_lines(row, lang)):
-        return []
-    out: list[str] = []
+        return None
+    sections: list[str] = []
     for group in row.result["ranking"]:
         for seat in (s for s in group if row.result["breakdown"][s]):
-            chunk = [t(lang, "ui.breakdown_of", player=row.seats[seat].name,
-                       total=row.result["totals"][seat])]
-            for key, points, params in row.result["breakdown"][seat]:
-                line = "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
-                if len("\n".join([*chunk, line])) > MAX_CONTENT:
-                    out.append("\n".join(chunk))
-                    chunk = [t(lang, "ending.breakdown_more", player=row.seats[seat].name)]
-                chunk.append(line)
-            out.append("\n".join(chunk))
-    return out
+            # plain text: the file is not markdown, so the heading loses its stars
+            head = t(lang, "ui.breakdown_of", player=row.seats[seat].name,
+                     total=row.result["totals"][seat]).replace("**", "")
+            sections.append("\n".join([head, *(
+                "· " + text(row.game_id, lang, row, key, params) + f" = {points}"
+                for key, points, params in row.result["breakdown"][seat])]))
+    if not sections:
+        return None
+    return MessageSpec(
+        content=t(lang, "ending.breakdown_file"),
+        image=("\n\n".join(sections) + "\n").encode("utf-8"), filename="scores.txt",
+        description=alt_text([t(lang, "ending.alt_final", places=places_inline(row, lang)),
+                              t(lang, "ending.alt_breakdown_file")]))
+
+
+def places_inline(row: SessionRow, lang: str) -> str:
+    """The places on one line ('1. Bo 9 · 2. Ala 3'), for alt texts."""
+    result = row.result or {}
+    return " · ".join(f"{place}. {row.seats[seat].name} {result['totals'][seat]}"
+                      for place, group in enumerate(result.get("ranking", []), start=1)
+                      for seat in group)
 
 
 def _with_breakdown(row: SessionRow, lang: str) -> list[str]:

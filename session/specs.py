@@ -3,6 +3,7 @@ Discord message (file + buttons), within Discord's limits named here."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: at most this many choices are shown as buttons (4 rows of 5; the 5th row is for tools)
@@ -37,3 +38,14 @@ class MessageSpec:
     description: str | None = None
     #: users this message notifies (their mentions in it ping them); none by default
     pings: list[int] = field(default_factory=list)
+
+
+def alt_text(parts: list[str]) -> str:
+    """Lines as one alt text within Discord's limit, without mentions or markdown stars."""
+    words = " ".join(part.strip() for part in parts if part and part.strip())
+    words = re.sub(r"\s*\(?<@!?\d+>\)?", "", words).replace("**", "")
+    if len(words) <= MAX_DESCRIPTION:
+        return words
+    cut = words[:MAX_DESCRIPTION - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > len(cut) - 40 else cut) + "…"  # a whole word last

@@ -11,10 +11,10 @@ import pytest
 import engines
 from db import Database
 from db.store import SeatRow, SessionRow
-from session import present, replay, results, ties
+from session import present, replay, results, ties, wording
 from session.service import Sessions
 from session.values import Notice
-from text.catalog import LANGUAGES
+from text.catalog import LANGUAGES, t
 
 
 def row(**kw) -> SessionRow:
@@ -94,15 +94,60 @@ async def test_a_finished_board_message_opens_with_the_result_and_cuts_no_line()
     assert spec.content.endswith("…")
 
 
-def test_a_long_breakdown_goes_out_in_whole_lines_each_message_naming_the_player():
+def test_a_long_breakdown_goes_out_as_one_file_of_whole_lines_naming_the_player():
     entry = ["kingdomino.score.property", 1,
              {"terrain": "wheat", "icon": "", "squares": 1, "crowns": 1}]
     r = row(result={"totals": [0, 200], "ranking": [[1], [0]], "breakdown": [[], [entry] * 200],
                     "tiebreaks": []})
-    messages = results.breakdown_messages(r, "en")
-    assert len(messages) >= 2 and all(len(m) <= 2000 for m in messages)
-    assert all("Bo" in m.splitlines()[0] for m in messages)  # Ala scored nothing: no message
-    assert sum(m.count("\n· ") + m.startswith("· ") for m in messages) == 200
+    spec = results.breakdown_message(r, "en")
+    assert spec is not None and spec.image is not None
+    lines = spec.image.decode("utf-8").splitlines()
+    assert lines[0] == "Bo: 200 points"  # Ala scored nothing: no section
+    assert len(lines) == 201 and all(line.startswith("· ") for line in lines[1:])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_bunny_kingdom_end_of_four_sends_every_breakdown_line_whole_in_one_file(
+        tmp_path, lang):
+    async with Database(tmp_path / "b.sqlite3") as db:
+        sessions = Sessions(db, seed_source=lambda: 7, strict_bots=True)
+        await sessions.new(guild_id=None, channel_id=1, game_id="bunny_kingdom", user_id=1,
+                           name="Ala", players=4)
+        for user, name in ((2, "Bo"), (3, "Cy"), (4, "Di")):
+            out = await sessions.join(1, user, name)
+        r = out.session
+        game = engines.get("bunny_kingdom")
+        rng = random.Random(3)
+        while r.status == "active":
+            state = await sessions.state(r)
+            seat = game.to_act(state)[0]
+            r = (await sessions.act(r.id, r.seats[seat].user_id,
+                                    game.bot_action(state, seat, rng, "easy"), r.version)).session
+    assert r.result is not None
+    final = results.final_lines(r, lang)
+    assert not any(line.startswith("  · ") for line in final)  # too long for the final message
+    spec = results.breakdown_message(r, lang)
+    assert spec is not None and spec.image is not None and spec.description is not None
+    assert len(spec.content) <= 2000 and "\n" not in spec.content and spec.filename == "scores.txt"
+    # the alt text opens with the result: every place, in order
+    assert spec.description.startswith(t(lang, "ending.alt_final",
+                                         places=results.places_inline(r, lang)))
+    assert len(spec.description) <= 1024
+    assert spec.description.startswith(t(lang, "ending.alt_final", places="1. ")[:-1])
+    shown = spec.image.decode("utf-8")
+    sections = shown.rstrip("\n").split("\n\n")
+    ranked = [s for group in r.result["ranking"] for s in group if r.result["breakdown"][s]]
+    assert len(sections) == len(ranked)
+    every = 0
+    for seat, section in zip(ranked, sections, strict=True):
+        head, *lines = section.split("\n")
+        assert head.startswith(r.seats[seat].name + ": ")  # name and total open each section
+        assert str(r.result["totals"][seat]) in head
+        # every breakdown line whole, in the engine's order, none cut
+        assert lines == ["· " + wording.text(r.game_id, lang, r, key, params) + f" = {points}"
+                         for key, points, params in r.result["breakdown"][seat]]
+        every += len(lines)
+    assert every >= 30
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -144,3 +189,33 @@ async def test_the_help_example_and_the_replay_carry_alt_text(tmp_path):
     assert made.description.startswith("Powtórka gry Kingdomino")
     assert "Wynik końcowy: 1." in made.description
     assert "tiebreaks" in r.result and r.result["tiebreaks"][0][0] == "kingdomino.tiebreak.largest"
+
+
+async def test_a_breakdown_file_the_interaction_refuses_goes_by_the_channel_whole(sessions):
+    from cogs.adapters import message_kwargs
+    from cogs.pace import GlobalPace
+    from cogs.replies import Replies
+    from tests.host.fakes import FakeClient, FakeInteraction
+
+    entry = ["kingdomino.score.property", 1,
+             {"terrain": "wheat", "icon": "", "squares": 1, "crowns": 1}]
+    r = row(result={"totals": [0, 200], "ranking": [[1], [0]], "breakdown": [[], [entry] * 200],
+                    "tiebreaks": []})
+    spec = results.breakdown_message(r, "en")
+    assert spec is not None
+    client = FakeClient(sessions)
+    reply = FakeInteraction(client, client.user(1), 8)
+    await reply.response.defer()
+    channel = client.channel(8)
+    channel.failures = [503]  # the follow-up fails (Discord closed its file): the channel's try
+    made = []
+
+    def kwargs():
+        made.append(message_kwargs(spec))  # a fresh discord.File for each try
+        return made[-1]
+
+    await Replies(GlobalPace()).post(reply, channel, kwargs)
+    assert len(made) == 2 and made[0]["file"] is not made[1]["file"]
+    [posted] = channel.messages
+    assert posted.sent.content == spec.content and posted.sent.file.filename == "scores.txt"
+    assert posted.sent.image() == spec.image

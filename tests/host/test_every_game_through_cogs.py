@@ -16,7 +16,7 @@ import engines
 import render
 from cogs.game import GameCog
 from db import Database
-from session import ids
+from session import ids, results
 from session.service import Sessions, playable
 from tests.host.driver import make_move
 from tests.host.fakes import FakeClient, FakeInteraction, FakeMessage
@@ -103,15 +103,24 @@ async def test_whole_game_through_the_cogs(game_id, sessions, db_path, clock, mo
     sessions = client.host.sessions
     row = (await sessions.history(CH))[0]
     assert row.status == "finished" and row.result["ranking"]
-    final = next(m.sent for m in reversed(client.channel(CH).messages) if m.sent.file)
+    final = next(m.sent for m in reversed(client.channel(CH).messages)
+                 if m.sent.file and m.sent.file.filename.endswith(".png"))
     assert [ids.parse(c).kind for c in final.custom_ids] == ["rematch"] and "1." in final.content
-    # whatever did not fit in the final results follows, one seat after another
+    # the breakdowns that did not fit in the final results follow as one file, whole lines
     after = client.channel(CH).messages[client.channel(CH).messages.index(
         next(m for m in client.channel(CH).messages if m.sent is final)) + 1:]
-    assert all(len(m.sent.content) <= 2000 and m.sent.content.startswith("**") for m in after)
+    breakdown = results.breakdown_message(row, row.lang)
+    assert breakdown is not None or game_id != "bunny_kingdom"  # its parchments never fit
+    if breakdown is None:
+        assert after == []
+    else:
+        assert [m.sent.content for m in after] == [breakdown.content]
+        assert after[0].sent.file.filename == "scores.txt" and not after[0].sent.view
+        assert after[0].sent.image() == breakdown.image
     state = await sessions.state(row)
     assert json.dumps(await sessions.replay(row), sort_keys=True) == json.dumps(state, sort_keys=True)
-    channel_images = {m.sent.image() for m in client.channel(CH).messages if m.sent.file}
+    channel_images = {m.sent.image() for m in client.channel(CH).messages
+                      if m.sent.file and m.sent.file.filename.endswith(".png")}
     assert channel_images and channel_images <= boards  # every channel image is a board...
     assert not channel_images & (hands - boards)  # ...and never a hand
     if game.meta.hidden_information:

@@ -18,16 +18,22 @@ def row(**kw) -> SessionRow:
     return SessionRow(**base)
 
 
-def test_a_long_breakdown_gets_messages_of_its_own_and_loses_nothing():
+def test_a_long_breakdown_gets_one_message_with_a_file_and_loses_nothing():
     lines = [["kingdomino.score.property", n, {"terrain": "wheat", "squares": n, "crowns": 1}]
              for n in range(120)]
     r = row(result={"ranking": [[1], [0]], "totals": [5, 7], "breakdown": [lines[:3], lines]})
     final = results.final_lines(r, "en")
     assert all(not line.startswith("  · ") for line in final) and "Bo" in final[1]
-    messages = results.breakdown_messages(r, "en")
-    assert all(len(m) <= 2000 for m in messages) and len(messages) >= 3
-    assert sum(m.count("· ") for m in messages) == 123
-    assert messages[0].startswith("**Bo: 7")  # in ranking order
+    spec = results.breakdown_message(r, "en")
+    assert spec is not None and spec.image is not None and spec.filename == "scores.txt"
+    assert spec.content == "📄 Every player's full score breakdown is in the attached file."
+    assert not spec.rows and not spec.pings
+    shown = spec.image.decode("utf-8")
+    assert shown.count("· ") == 123
+    assert shown.startswith("Bo: 7 points\n")  # in ranking order, no markdown in a text file
+    assert "\n\nAla: 5 points\n" in shown
+    assert spec.description is not None
+    assert spec.description.startswith("Final result: 1. Bo 7 · 2. Ala 5.")
 
 
 def test_a_short_breakdown_stays_in_the_final_message():
@@ -35,7 +41,7 @@ def test_a_short_breakdown_stays_in_the_final_message():
                     "breakdown": [[["kingdomino.score.property", 3,
                                     {"terrain": "wheat", "squares": 3, "crowns": 1}]], []]})
     assert any(line.startswith("  · ") for line in results.final_lines(r, "en"))
-    assert results.breakdown_messages(r, "en") == []
+    assert results.breakdown_message(r, "en") is None
 
 
 def test_clock_line_and_link():

@@ -47,7 +47,11 @@ def texts(row, state, notices, lang: str) -> list[str]:
                 out += [item.label] if isinstance(item, specs.ButtonSpec) else \
                     [item.placeholder, *(label for label, _ in item.options)]
     else:
-        out += results.final_lines(row, lang) + results.breakdown_messages(row, lang)
+        out += results.final_lines(row, lang)
+        breakdown = results.breakdown_message(row, lang)
+        if breakdown is not None:  # the message, its alt text and the attached file's text
+            assert breakdown.image is not None and breakdown.description is not None
+            out += [breakdown.content, breakdown.description, breakdown.image.decode("utf-8")]
     return out
 
 
