@@ -119,6 +119,9 @@ def make_bot(config: Settings):
     from session.testclock import clock_from_file
 
     metrics = Metrics()  # counted whether served or not: a few microseconds per event
+    # every call of this process that counts toward Discord's global limit waits here; it also
+    # counts the ones discord.py makes by itself (login, gateway, command sync)
+    pace = GlobalPace(config.global_limit, on_wait=metrics.waited)
 
     class StolikBot(commands.AutoShardedBot):
         def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
@@ -151,7 +154,6 @@ def make_bot(config: Settings):
                 self.ops = OpsServer(self, Health(self.sessions), metrics, config.http)
                 await self.ops.start()
             # the cogs' host, part by part: one pace and one channel lookup for all the calls
-            pace = GlobalPace(config.global_limit, on_wait=metrics.waited)
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
@@ -214,7 +216,7 @@ def make_bot(config: Settings):
         shards["shard_ids"] = config.shard_ids
     return StolikBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                      allowed_mentions=discord.AllowedMentions.none(),
-                     http_trace=metrics.trace_config(), **shards)
+                     http_trace=metrics.trace_config(on_global=pace.noticed), **shards)
 
 
 def database_options(config: Settings) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import aiohttp
@@ -186,9 +186,16 @@ class Metrics:
             if callback:
                 self.answered(int(callback.group(1)))
 
-    def trace_config(self) -> aiohttp.TraceConfig:
-        """For discord.py's HTTP session (``Client(http_trace=...)``): every request's end."""
+    def trace_config(self, on_global: Callable[[], None] | None = None) -> aiohttp.TraceConfig:
+        """For discord.py's HTTP session (``Client(http_trace=...)``): every request's end;
+        ``on_global`` is told as each request that counts toward the global limit starts."""
         trace = aiohttp.TraceConfig()
+
+        async def started(session: Any, context: Any,
+                          params: aiohttp.TraceRequestStartParams) -> None:
+            route = api_path(params.url.path)
+            if on_global is not None and route is not None and bucket_of(route) == "global":
+                on_global()
 
         async def ended(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
             self.discord_call(params.url.path, params.response.status)
@@ -197,6 +204,7 @@ class Metrics:
                          params: aiohttp.TraceRequestExceptionParams) -> None:
             self.discord_call(params.url.path, None)
 
+        trace.on_request_start.append(started)
         trace.on_request_end.append(ended)
         trace.on_request_exception.append(failed)
         return trace

@@ -14,9 +14,14 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
+from contextvars import ContextVar
 
 #: Discord's global limit per bot token (requests per second)
 DISCORD_GLOBAL_LIMIT = 50
+#: set inside ``async with pace``: the calls made there are already counted
+_PACED: ContextVar[bool] = ContextVar("paced", default=False)
+#: how often a caller looks again when the limit's worth of calls are all still under way
+IN_FLIGHT_POLL = 0.05
 
 
 class GlobalPace:
@@ -40,7 +45,8 @@ class GlobalPace:
         self.waited = 0  # calls that had to wait (for logs and benchmarks)
         self.on_wait = on_wait
         self.limit = limit
-        self._granted: deque[float] = deque()  # when the calls of the last second went out
+        self._in_flight = 0  # calls let go and not finished: each may reach Discord any moment
+        self._finished: deque[float] = deque()  # when the calls of the last second finished
 
     def delay(self) -> float:
         """Reserve a slot; how long to wait for it."""
@@ -50,17 +56,33 @@ class GlobalPace:
         return max(0.0, at - now)
 
     def admit(self) -> float:
-        """0 when a call may go now (and it is counted), else how long until the last second's
-        calls leave room for it. The slots of :meth:`delay` are kept when the event loop runs
-        on time; a loop stalled past several slots wakes their callers together, and this
-        holds the extra ones back, so what leaves the process stays under the limit."""
+        """0 when a call may go now (it is then counted in flight), else how long to wait.
+
+        The slots of :meth:`delay` are kept when the event loop runs on time; but a loop that
+        stalls after a call was let go sends it late, together with the calls let go after
+        the stall. A call reaches Discord between being let go and finishing, so it counts
+        from being let go until a second after it finished: no second at Discord then holds
+        more than ``limit`` of them."""
         now = self.clock()
-        while self._granted and self._granted[0] <= now - 1.0:
-            self._granted.popleft()
-        if len(self._granted) >= self.limit:
-            return self._granted[0] + 1.0 - now
-        self._granted.append(now)
-        return 0.0
+        while self._finished and self._finished[0] <= now - 1.0:
+            self._finished.popleft()
+        if self._in_flight + len(self._finished) < self.limit:
+            self._in_flight += 1
+            return 0.0
+        # the oldest finished call leaves the count first; with none, a call in flight must end
+        return self._finished[0] + 1.0 - now if self._finished else IN_FLIGHT_POLL
+
+    def noticed(self) -> None:
+        """A request of this process that counts toward the global limit is starting: counted
+        now unless this pace let it go (discord.py's own calls: the login, the gateway's
+        address, the command sync at start-up, made before any paced call)."""
+        if not _PACED.get():
+            self._finished.append(self.clock())
+
+    def finished(self) -> None:
+        """A call let go by :meth:`admit` is done (answered or failed)."""
+        self._in_flight -= 1
+        self._finished.append(self.clock())
 
     async def __aenter__(self) -> None:
         wait, total = self.delay(), 0.0
@@ -71,10 +93,12 @@ class GlobalPace:
             wait = self.admit()
             if wait == 0:
                 break
+        _PACED.set(True)  # this task's requests until the block ends are this slot's
         if total > 0:
             self.waited += 1
         if self.on_wait is not None:
             self.on_wait(total)
 
     async def __aexit__(self, *exc: object) -> None:
-        return None
+        _PACED.set(False)
+        self.finished()
