@@ -135,17 +135,11 @@ class Database:
         raise NotImplementedError
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
-                    guarded: bool = False) -> list[int]:
-        """Run ``statements`` in ONE transaction; returns each one's row count. ``guarded``:
-        the first is a guarded write (``... WHERE version = ?``); when it changed no row, nothing
-        is written and :class:`StaleVersion` is raised."""
-        async with self.transaction() as tx:
-            counts = []
-            for sql, params in statements:
-                counts.append(await tx.execute(sql, params))
-                if guarded and counts[0] != 1:
-                    raise StaleVersion("the guarded write found the row moved on")
-            return counts
+                    guarded: bool = False) -> int:
+        """Run ``statements`` in ONE transaction; returns the first one's row count.
+        ``guarded``: the first is a guarded write (``... WHERE version = ?``); when it changed
+        no row, nothing is written and :class:`StaleVersion` is raised."""
+        raise NotImplementedError
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         raise NotImplementedError

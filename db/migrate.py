@@ -99,20 +99,31 @@ def to_postgres(sql: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def dollar_params(sql: str) -> str:
-    """``?`` placeholders to PostgreSQL's ``$1, $2, ...`` (not inside quoted literals)."""
-    out, n, quote = [], 0, ""
+def text_between_params(sql: str) -> tuple[str, ...]:
+    """``sql`` cut at its ``?`` placeholders (not those inside quoted literals): one part
+    more than there are placeholders."""
+    parts: list[str] = []
+    current: list[str] = []
+    quote = ""
     for ch in sql:
         if quote:
             quote = "" if ch == quote else quote
         elif ch in ("'", '"'):
             quote = ch
         elif ch == "?":
-            n += 1
-            out.append(f"${n}")
+            parts.append("".join(current))
+            current = []
             continue
-        out.append(ch)
-    return "".join(out)
+        current.append(ch)
+    parts.append("".join(current))
+    return tuple(parts)
+
+
+@functools.lru_cache(maxsize=1024)
+def dollar_params(sql: str) -> str:
+    """``?`` placeholders to PostgreSQL's ``$1, $2, ...`` (not inside quoted literals)."""
+    parts = text_between_params(sql)
+    return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
 
 
 def split_statements(script: str) -> list[str]:

@@ -1,4 +1,10 @@
-"""The PostgreSQL backend (asyncpg): a pool of connections and one more for advisory locks.
+"""The PostgreSQL backend (asyncpg): one pool of connections.
+
+A session lock is an advisory lock taken on a pool connection, which then serves every call
+the holding task makes until the lock is let go: a move costs one pool acquisition, and its
+statements do not queue for connections behind other games' moves. Connections go back to
+the pool as they are (no reset query per release): the bot sets no session state, and a lock
+that could not be let go ends its connection instead.
 
 asyncpg is imported when first used, so a SQLite-only installation never loads it.
 """
@@ -6,6 +12,7 @@ asyncpg is imported when first used, so a SQLite-only installation never loads i
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -18,6 +25,7 @@ from db.database import (
     Database,
     IntegrityViolation,
     SchemaMismatch,
+    StaleVersion,
     StatementObserver,
     StoreBusy,
     StoreError,
@@ -25,7 +33,7 @@ from db.database import (
     local_lock,
     register,
 )
-from db.migrate import apply_postgres, dollar_params
+from db.migrate import apply_postgres, dollar_params, text_between_params
 
 
 def _pg_failure(exc: BaseException) -> Exception:
@@ -42,6 +50,43 @@ def _pg_errors() -> tuple[type[BaseException], ...]:
     import asyncpg
 
     return (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
+
+#: the connection a task holds a session lock on, with that task (a task it starts inherits
+#: the variable, but must not share the connection: asyncpg runs one query at a time)
+_held: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, Any] | None] = \
+    contextvars.ContextVar("held_connection", default=None)
+
+
+async def _as_it_is(conn: Any) -> None:
+    """The pool's reset: nothing to undo (asyncpg's default runs four statements a release)."""
+
+
+def literal(value: Any) -> str:
+    """A parameter as a quoted literal, for statements sent as one script (the simple query
+    protocol, which takes no parameters). Quoted, a literal's type comes from where it
+    stands, as a parameter's does. With ``standard_conforming_strings`` on (set for every
+    connection) doubling the quotes is the whole escaping, as in psycopg2's client-side
+    binding."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        text = "1" if value else "0"  # read as a boolean or a number, as the column needs
+    elif isinstance(value, int | float | str):
+        text = str(value)  # PostgreSQL reads 'inf', '-inf' and 'nan' too
+    else:
+        raise TypeError(f"no SQL literal for {value!r}")
+    if "\x00" in text:
+        raise ValueError("PostgreSQL text cannot hold a NUL character")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def inline_params(sql: str, params: Sequence[Any]) -> str:
+    """``sql`` with each ``?`` replaced by its parameter's :func:`literal`."""
+    parts = text_between_params(sql)
+    if len(parts) != len(params) + 1:
+        raise ValueError(f"{len(parts) - 1} placeholders, {len(params)} parameters: {sql!r}")
+    return parts[0] + "".join(literal(v) + part for v, part in zip(params, parts[1:], strict=True))
 
 
 def _rowcount(status: str) -> int:
@@ -83,7 +128,7 @@ class PostgresTx(Tx):
 
 @register
 class PostgresDatabase(Database):
-    """A pool of asyncpg connections; one more connection holds the advisory locks."""
+    """A pool of asyncpg connections (see the module's docstring for how locks use it)."""
 
     dialect = "postgres"
 
@@ -92,18 +137,17 @@ class PostgresDatabase(Database):
         super().__init__(target, lock_wait=lock_wait, observer=observer)
         self.pool_size = pool_size
         self.pool: Any = None
-        self._locker: Any = None  # the connection that holds advisory locks
-        self._locker_busy = asyncio.Lock()  # asyncpg runs one query at a time per connection
 
     async def open(self) -> PostgresDatabase:
         import asyncpg
 
-        # a statement waiting on a row lock gives up, so the user is told and nothing hangs
-        settings = {"lock_timeout": str(int(self.lock_wait * 1000))}
+        # a statement waiting on a row or advisory lock gives up, so the user is told and
+        # nothing hangs
+        settings = {"lock_timeout": str(int(self.lock_wait * 1000)),
+                    "standard_conforming_strings": "on"}  # what literal() relies on
         try:
             self.pool = await asyncpg.create_pool(self.target, min_size=1, max_size=self.pool_size,
-                                                  server_settings=settings)
-            self._locker = await asyncpg.connect(self.target)
+                                                  server_settings=settings, reset=_as_it_is)
             await self.migrate()
         except _pg_errors() as exc:
             await self.close()
@@ -114,9 +158,6 @@ class PostgresDatabase(Database):
         return self
 
     async def close(self) -> None:
-        if self._locker is not None:
-            await self._locker.close()
-            self._locker = None
         if self.pool is not None:
             await self.pool.close()
             self.pool = None
@@ -131,62 +172,133 @@ class PostgresDatabase(Database):
     async def ping(self) -> None:
         assert self.pool is not None, "Database.open() first"
         try:
-            await self.pool.fetchval("SELECT 1")
+            async with self._connection() as conn:
+                await conn.fetchval("SELECT 1")
         except _pg_errors() as exc:
             raise _pg_failure(exc) from exc
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTx]:
+    async def _connection(self) -> AsyncIterator[Any]:
+        """The connection this task holds a session lock on, when it is free to use (not
+        inside a transaction: reads outside one see committed data only); else one from
+        the pool."""
+        held = _held.get()
+        if held is not None and held[0] is asyncio.current_task() \
+                and not held[1].is_in_transaction():
+            yield held[1]
+            return
         assert self.pool is not None, "Database.open() first"
+        async with self.pool.acquire() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTx]:
         try:
-            async with self.pool.acquire() as conn:
+            async with self._connection() as conn:
                 self.statements += 2
                 async with conn.transaction():
                     yield PostgresTx(self, conn)
         except _pg_errors() as exc:
             raise _pg_failure(exc) from exc
 
+    async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                    guarded: bool = False) -> int:
+        """Two round trips for any number of statements: ``BEGIN`` with the first one, whose
+        row count decides (a guard), then the rest with ``COMMIT``; one statement alone is
+        one round trip (a transaction of its own)."""
+        if not statements:
+            return 0
+        first = statements[0]
+        self.statements += len(statements) + (2 if len(statements) > 1 else 0)
+        try:
+            async with self._connection() as conn:
+                if len(statements) == 1:
+                    count = _rowcount(await conn.execute(dollar_params(first[0]), *first[1]))
+                else:
+                    count = await self._script(conn, [inline_params(*x) for x in statements],
+                                               guarded)
+        except _pg_errors() as exc:
+            raise _pg_failure(exc) from exc
+        if guarded and count != 1:
+            raise StaleVersion("the guarded write found the row moved on")
+        return count
+
+    @staticmethod
+    async def _script(conn: Any, statements: list[str], guarded: bool) -> int:
+        try:
+            count = _rowcount(await conn.execute(f"BEGIN;\n{statements[0]}"))
+            if guarded and count != 1:
+                await conn.execute("ROLLBACK")
+            else:
+                await conn.execute(";\n".join([*statements[1:], "COMMIT"]))
+        except BaseException:
+            if not conn.is_closed() and conn.is_in_transaction():
+                await PostgresDatabase._roll_back(conn)
+            raise
+        return count
+
+    @staticmethod
+    async def _roll_back(conn: Any) -> None:
+        try:
+            await conn.execute("ROLLBACK")
+        except BaseException:  # the link failed too: ending it ends the transaction
+            conn.terminate()
+            raise
+
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        assert self.pool is not None, "Database.open() first"
         self.statements += 1
         try:
-            return await self.pool.fetchrow(dollar_params(sql), *params)
+            async with self._connection() as conn:
+                return await conn.fetchrow(dollar_params(sql), *params)
         except _pg_errors() as exc:
             raise _pg_failure(exc) from exc
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        assert self.pool is not None, "Database.open() first"
         self.statements += 1
         try:
-            return list(await self.pool.fetch(dollar_params(sql), *params))
+            async with self._connection() as conn:
+                return list(await conn.fetch(dollar_params(sql), *params))
         except _pg_errors() as exc:
             raise _pg_failure(exc) from exc
 
-    async def _locker_call(self, sql: str, key: int) -> Any:
-        import asyncpg
-
-        async with self._locker_busy:
-            try:
-                if self._locker is None or self._locker.is_closed():
-                    # the server restarted or the link dropped: its advisory locks went with
-                    # the old connection, so a new one starts clean
-                    self._locker = await asyncpg.connect(self.target)
-                return await self._locker.fetchval(sql, key)
-            except _pg_errors() as exc:
-                raise _pg_failure(exc) from exc
-
     @asynccontextmanager
     async def session_lock(self, key: int) -> AsyncIterator[None]:
-        """A session-level advisory lock on the locker connection (released by the server if
-        this process dies); polled so the event loop and the pool are never held waiting."""
+        """A session-level advisory lock on a pool connection, which the holding task then
+        uses for all its calls. The server waits for a lock another process holds, up to
+        ``lock_timeout`` (then :class:`StoreBusy`), and lets it go if this process dies."""
         assert self.pool is not None, "Database.open() first"
         give_up = time.monotonic() + self.lock_wait
-        async with local_lock(self.target, key, give_up):
-            while not await self._locker_call("SELECT pg_try_advisory_lock($1)", key):
-                if time.monotonic() >= give_up:
-                    raise StoreBusy(f"session {key} is locked elsewhere")
-                await asyncio.sleep(0.01)
+        async with local_lock(self.target, key, give_up), self._locked(key) as conn:
+            token = _held.set((asyncio.current_task(), conn))
             try:
                 yield
             finally:
-                await self._locker_call("SELECT pg_advisory_unlock($1)", key)
+                _held.reset(token)
+
+    @asynccontextmanager
+    async def _locked(self, key: int) -> AsyncIterator[Any]:
+        try:
+            conn = await self.pool.acquire()
+        except _pg_errors() as exc:
+            raise _pg_failure(exc) from exc
+        try:
+            await self._advisory(conn, "SELECT pg_advisory_lock($1)", key)
+            try:
+                yield conn
+            finally:
+                await self._advisory(conn, "SELECT pg_advisory_unlock($1)", key)
+        finally:
+            await self.pool.release(conn)
+
+    @staticmethod
+    async def _advisory(conn: Any, sql: str, key: int) -> None:
+        """Take or let go an advisory lock. On any failure (refused, lost, cancelled mid-call)
+        the connection is ended: the server lets go whatever it held, and the pool never
+        hands out a connection still holding a lock."""
+        try:
+            await conn.execute(sql, key)
+        except BaseException as exc:
+            conn.terminate()
+            if isinstance(exc, _pg_errors()):
+                raise _pg_failure(exc) from exc
+            raise

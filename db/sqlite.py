@@ -391,7 +391,7 @@ class SqliteDatabase(Database):
                 raise _sqlite_failure(exc) from exc
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
-                    guarded: bool = False) -> list[int]:
+                    guarded: bool = False) -> int:
         """Committed together with the other batches waiting for the writer's thread
         (:class:`_GroupCommit`); another process's write lock is waited for in that thread,
         never on the event loop, up to ``lock_wait``."""
@@ -413,7 +413,7 @@ class SqliteDatabase(Database):
             raise _sqlite_failure(exc) from exc
         if counts is None:
             raise StaleVersion("the guarded write found the row moved on")
-        return counts
+        return counts[0]
 
     @property
     def batch_transactions(self) -> int:

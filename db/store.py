@@ -89,8 +89,9 @@ class Store:
         return self.db.session_lock(session_id)
 
     # --- reading -----------------------------------------------------------------------
-    def _select_sessions(self, where: str) -> str:
-        """Sessions with their seats as one JSON column: one statement, one snapshot."""
+    def _select_sessions(self, where: str, also: str = "") -> str:
+        """Sessions with their seats as one JSON column: one statement, one snapshot.
+        ``also``: more columns, each with a leading comma."""
         if self.db.dialect == "postgres":
             seats = ("(SELECT json_agg(json_build_array(seat, user_id, name, bank, running_since,"
                      " bot_level)"
@@ -99,7 +100,7 @@ class Store:
             seats = ("(SELECT json_group_array(json_array(seat, user_id, name, bank,"
                      " running_since, bot_level)) FROM (SELECT * FROM seats WHERE session_id = s.id"
                      " ORDER BY seat))")
-        return f"SELECT s.*, {seats} AS seats_json FROM sessions s {where}"
+        return f"SELECT s.*, {seats} AS seats_json{also} FROM sessions s {where}"
 
     @staticmethod
     def _row(row: Any) -> SessionRow:
@@ -149,6 +150,14 @@ class Store:
     async def get(self, session_id: int) -> SessionRow | None:
         row = await self.db.lookup(self._select_sessions("WHERE s.id = ?"), (session_id,))
         return None if row is None else self._row(row)
+
+    async def get_with_board_intent(self, session_id: int) -> tuple[SessionRow, bool] | None:
+        """A session, and whether a board post of it was started and never recorded (see
+        :meth:`board_pending`): the board protocol reads both at once."""
+        row = await self.db.lookup(self._select_sessions(
+            "WHERE s.id = ?", ", EXISTS (SELECT 1 FROM board_posts b WHERE b.session_id = s.id)"
+            " AS board_pending"), (session_id,))
+        return None if row is None else (self._row(row), bool(row["board_pending"]))
 
     async def open_in_channel(self, channel_id: int) -> SessionRow | None:
         row = await self.db.fetchone(
@@ -332,7 +341,7 @@ class Store:
         """Run statements in one transaction; returns the first statement's row count."""
         if not statements:
             return -1
-        return (await self.db.batch(statements))[0]
+        return await self.db.batch(statements)
 
     async def end(self, session_id: int, status: str, result: dict[str, Any] | None, now: str,
                   *, ended_by: int | None = None) -> None:
