@@ -327,7 +327,9 @@ class Board:
         reply = self.replies.usable(reply, row)
         bare = self._still_bare(retired)
         channel = await self.channels.get(row.channel_id)
-        current = await self.sessions.session(row.id)
+        # publishes of a session take turns (``_publishing``): what this read says of its
+        # newest board stays true while this one renders
+        current, pending = await self.posts.session_and_intent(row.id)
         if row.status == "lobby" or (row.status == "abandoned" and not started(row)):
             # only the newest lobby message keeps its Join/Start/Leave buttons
             self._live.pop(row.id, None)
@@ -348,10 +350,9 @@ class Board:
                                           self.sessions.clock(), public=outcome.public,
                                           to_act=to_act)
         self._note_live(row, to_act)
-        # the newest turn message (a publish just before this one may have posted it) loses its
-        # buttons only once the new one is up: a crash in between never leaves no live board
-        previous = await self.sessions.session(row.id)
-        pending = await self.posts.board_is_pending(row.id)
+        # the newest turn message loses its buttons only once the new one is up: a crash in
+        # between never leaves no live board
+        previous = current
         if not (outcome.new_turn or force_new or pending) \
                 and await self._edit_turn_message(channel, previous, spec, reply):
             # the same players are still to act and nothing was revealed: edit in place
@@ -474,8 +475,7 @@ class Board:
         lobby, and this process has posted no board for the session since it started).
         Returns whether it posted one."""
         async with self._publishing[session_id]:
-            row = await self.sessions.session(session_id)
-            pending = await self.posts.board_is_pending(session_id)
+            row, pending = await self.posts.session_and_intent(session_id)
             if row.status == "lobby" or (row.status != "active" and not pending):
                 return False
             if not pending:

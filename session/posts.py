@@ -8,7 +8,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import NamedTuple
 
-from db.store import Store
+from db.store import SessionRow, Store
+from session import logs
+from session.errors import SessionError, tells_store_failures
 
 
 class HandMessage(NamedTuple):
@@ -35,6 +37,15 @@ class Posts:
     async def board_posted(self, session_id: int, message_id: int | None) -> None:
         """The posted board becomes the turn message and its intent ends, together."""
         await self.store.board_posted(session_id, message_id)
+
+    @tells_store_failures
+    async def session_and_intent(self, session_id: int) -> tuple[SessionRow, bool]:
+        """A session, and whether a board's post of it was started and never recorded."""
+        found = await self.store.get_with_board_intent(session_id)
+        if found is None:
+            raise SessionError("error.no_such_session", f"no session {session_id}", id=session_id)
+        logs.bind_row(found[0])
+        return found
 
     async def board_is_pending(self, session_id: int) -> bool:
         """Whether a board's post was started and never recorded."""
