@@ -31,7 +31,9 @@ The stand-in checks no request body against Discord's OpenAPI spec here unless
 ``--check-spec`` is given: jsonschema took about half of this process's CPU at 200 games, so
 the load generator, not the bot, set the pace (the end-to-end tests check every body).
 Also reported: the load average, and CPU milliseconds per move of each process (the bot's
-event-loop process, its render processes, and this process: the stand-in and the players).
+event-loop process, its render processes, this process: the stand-in and the players, and a
+PostgreSQL server's processes), with the bot's and its database's summed: on a saturated
+machine that sum, not the wait, sets how many moves a second it carries.
 
 Stops by itself after ``--seconds`` of play (the games need not finish). Loopback only.
 """
@@ -48,6 +50,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -62,6 +65,11 @@ from tests.standin.users import Player, Refused, Table  # noqa: E402
 
 HEARTBEAT = 0.25
 
+
+
+def no_server() -> float:
+    """The database server's CPU seconds for SQLite: none (it runs inside the bot)."""
+    return 0.0
 
 
 def own_cpu_seconds() -> float:
@@ -171,7 +179,8 @@ class Bots:
 
 async def run(games: int, seconds: float, game_id: str, players: int,
               render_workers: str | None = None, shards: int = 0, db: str | None = None,
-              check_spec: bool = False, checkout: Path | None = None, think: float = 0.0) -> None:
+              check_spec: bool = False, checkout: Path | None = None, think: float = 0.0,
+              server_cpu: Callable[[], float] = no_server) -> None:
     discord = Discord(channels=0 if shards else games, heartbeat_interval=HEARTBEAT,
                       check_spec=check_spec)
     if shards:
@@ -194,14 +203,15 @@ async def run(games: int, seconds: float, game_id: str, players: int,
         bots = Bots([BotProcess(discord, target, workdir, checkout=where,
                                 extra_env=env | {"STOLIK_LOOP_LAG_LOG": str(workdir / "lag0.txt")})])
     try:
-        await measure(discord, bots, games, seconds, game_id, players, think, workdir)
+        await measure(discord, bots, games, seconds, game_id, players, think, workdir, server_cpu)
     finally:
         await bots.stop()  # also when something failed: no bot left running
         await discord.stop()
 
 
 async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_id: str,
-                  players: int, think: float, workdir: Path) -> None:
+                  players: int, think: float, workdir: Path,
+                  server_cpu: Callable[[], float]) -> None:
     await bot.start()
     print(f"bot pid {bot.pid}, {games} games of {game_id} for {players}, {seconds:.0f} s of play, "
           f"spec checks {'on' if discord.check_spec else 'off'}, players think "
@@ -227,6 +237,7 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     cpu1 = bot.cpu_seconds()
     tree1 = bot.cpu_seconds(tree=True)
     own1 = own_cpu_seconds()
+    server1 = server_cpu()
     clicks: list[tuple[int, float]] = []
     counts = await asyncio.gather(*(play(t, game_id, t1 + seconds, board_times, errors, clicks,
                                          think)
@@ -236,6 +247,7 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     cpu = bot.cpu_seconds() - cpu1
     tree_cpu = bot.cpu_seconds(tree=True) - tree1
     own_cpu = own_cpu_seconds() - own1
+    db_cpu = server_cpu() - server1
     memory = bot.memory()
     tree_memory = bot.memory(tree=True)
     workers = len(bot.processes()) - len(bot.processes_)
@@ -281,8 +293,10 @@ async def measure(discord: Discord, bot: Bots, games: int, seconds: float, game_
     per_move = 1000 / max(moves, 1)
     print(f"CPU per move: bot event-loop process {cpu * per_move:.1f} ms, render processes "
           f"{(tree_cpu - cpu) * per_move:.1f} ms, stand-in + players (this process) "
-          f"{own_cpu * per_move:.1f} ms ({100 * own_cpu / wall:.0f}% of one core); "
-          f"load average after: {load_average()}")
+          f"{own_cpu * per_move:.1f} ms ({100 * own_cpu / wall:.0f}% of one core), database "
+          f"server {db_cpu * per_move:.1f} ms; load average after: {load_average()}")
+    print(f"CPU per move of the bot and its database together: "
+          f"{(tree_cpu + db_cpu) * per_move:.1f} ms")
     if discord.violations:
         print(f"{len(discord.violations)} stand-in violations, first: {discord.violations[:3]}")
     if errors:
@@ -317,7 +331,8 @@ def main() -> None:
         try:
             asyncio.run(run(args.games, args.seconds, args.game, args.players,
                             args.render_workers, args.shards, server.new_database(),
-                            args.check_spec, args.bot_checkout, args.think))
+                            args.check_spec, args.bot_checkout, args.think,
+                            server.cpu_seconds))
         finally:
             server.stop()
         return

@@ -99,6 +99,25 @@ class PostgresServer:
         self._run(pg_ctl, "-D", str(self.data), "-o", self._options, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds of the server and its backends so far (those alive)."""
+        try:
+            postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # ended meanwhile
+                continue
+            if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+                total += int(fields[11]) + int(fields[12])
+        return total / ticks
+
     def stop(self) -> None:
         pg_ctl = find_bin("pg_ctl")
         if pg_ctl and (self.data / "postmaster.pid").exists():
