@@ -102,12 +102,15 @@ def make_bot(config: Settings):
 
     from cogs.adapters import Channels, on_command_error, remember_commands
     from cogs.board import Board
+    from cogs.firstanswer import FirstAnswer
     from cogs.hands import Hands
     from cogs.host import Host
+    from cogs.liveboards import LiveBoards
     from cogs.looplag import LoopLag
     from cogs.metrics import Metrics
     from cogs.ops import OpsServer
     from cogs.pace import GlobalPace
+    from cogs.repairs import BoardRepairs
     from cogs.replies import Replies
     from cogs.translator import CatalogTranslator
     from db import Database
@@ -157,9 +160,14 @@ def make_bot(config: Settings):
             channels = Channels(self, pace)
             posts = Posts(self.sessions.store, self.sessions.clock)
             hands = Hands(self, self.sessions, posts, pace, channels)
-            board = Board(self.sessions, posts, pace, channels, Replies(pace), hands,
-                          owns=self.owns)
-            self.host = Host(self.sessions, self.rooms, pace, channels, board, hands, metrics)
+            # the live-board cache, shared by the publish protocol, the first answer and repairs
+            live_boards = LiveBoards()
+            replies = Replies(pace)
+            board = Board(self.sessions, posts, pace, channels, replies, hands, live_boards)
+            first_answer = FirstAnswer(self.sessions, posts, channels, replies, live_boards, board)
+            repairs = BoardRepairs(self.sessions, posts, hands, live_boards, board, owns=self.owns)
+            self.host = Host(self.sessions, self.rooms, pace, channels, board, first_answer,
+                             repairs, hands, metrics)
             # games that ended just before a stop, not yet in the stats and ratings: counted
             # beside the start (retried while the database is away; counting is idempotent)
             self.catching_up = asyncio.create_task(catch_up_standings(self.sessions))
@@ -184,7 +192,7 @@ def make_bot(config: Settings):
                 # boards whose post was started and never recorded (a crash, Discord failing)
                 # (retried while the database is away: an outage delays it, never drops it)
                 self.reconciling = asyncio.create_task(
-                    until_stored(self.host.board.reconcile, "board reconcile at start-up"))
+                    until_stored(self.host.repairs.reconcile, "board reconcile at start-up"))
                 self.timers = asyncio.create_task(
                     self.rooms.timers.run_dispatcher(self.host.publish_timer))
                 # what start-up made lives as long as the bot: the collector need not walk it

@@ -19,8 +19,8 @@ from cogs.adapters import (
     lang_of,
     message_kwargs,
 )
-from cogs.board import Board
 from cogs.host import Host
+from cogs.repairs import BoardRepairs
 from session import ids, logs, present
 from session.errors import GameError, StoreError, outcome_of
 from session.service import SessionError
@@ -57,9 +57,9 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
         await answer_error(interaction, SessionError("error.bad_component", "unknown button"))
         return
     host = _host(interaction)
-    board = host.board
+    repairs = host.repairs
     # Discord refused this game's newest board before this click: the click posts it again
-    board_missing = parsed.session_id in board.missing
+    board_missing = repairs.refused(parsed.session_id)
     try:
         await handler(interaction, parsed)
         host.metrics.interaction(parsed.kind, "accepted")
@@ -71,19 +71,19 @@ async def route(interaction: discord.Interaction, custom_id: str, value: str | N
                 and not interaction.message.flags.ephemeral:
             # the newest board may be stale because the bot stopped before posting the next
             # one, or because its post failed
-            await _repair_board(board, parsed.session_id, interaction.message.id)
+            await _repair_board(repairs, parsed.session_id, interaction.message.id)
     except Exception as exc:  # a bug: logged with its traceback, and the user still answered
         host.metrics.interaction(parsed.kind, "failed")
         await answer_failure(interaction, exc)
         await _give_back_board(interaction, parsed)
-    if board_missing and parsed.session_id in board.missing:
-        await _repair_board(board, parsed.session_id)
+    if board_missing and repairs.refused(parsed.session_id):
+        await _repair_board(repairs, parsed.session_id)
 
 
-async def _repair_board(board: Board, session_id: int, clicked_message_id: int | None = None,
-                        ) -> None:
+async def _repair_board(repairs: BoardRepairs, session_id: int,
+                        clicked_message_id: int | None = None) -> None:
     try:
-        await board.repair_board(session_id, clicked_message_id)
+        await repairs.repair_board(session_id, clicked_message_id)
     except GameError as still:  # Discord still refuses the board: the user was answered
         log.warning("session %s: board not repaired: %s", session_id, still)
 
@@ -106,15 +106,16 @@ async def _act(interaction: discord.Interaction, parsed: ids.Parsed) -> None:
         await interaction.response.edit_message(content=t(lang_of(interaction), "ui.done"),
                                                 view=None, attachments=[])
     elif message is not None and parsed.version is not None \
-            and host.board.acts_alone(parsed.session_id, parsed.version, interaction.user.id) \
-            and await host.board.mark_bare(parsed.session_id, message.id, parsed.version):
+            and host.first_answer.acts_alone(parsed.session_id, parsed.version,
+                                             interaction.user.id) \
+            and await host.first_answer.mark_bare(parsed.session_id, message.id, parsed.version):
         # (marked in the store first, within a budget: a stop now is repaired at start-up)
         await interaction.response.edit_message(view=None)
         retired = message.id
-        host.board.took_buttons(message.id)
+        host.first_answer.took_buttons(message.id)
     else:
         await interaction.response.defer()
-        await host.board.settle_mark(parsed.session_id)
+        await host.first_answer.settle_mark(parsed.session_id)
     outcome = await host.sessions.act(parsed.session_id, interaction.user.id, parsed.payload,
                                       parsed.version)
     # the board goes out on this click's interaction (exempt from Discord's global limit)
@@ -134,7 +135,8 @@ async def _give_back_board(interaction: discord.Interaction, parsed: ids.Parsed)
     if not _took_board_buttons(interaction, parsed) or parsed.version is None:
         return
     try:
-        await _host(interaction).board.give_back_board(parsed.session_id, interaction, parsed.version)
+        await _host(interaction).first_answer.give_back_board(parsed.session_id, interaction,
+                                                              parsed.version)
     except (GameError, StoreError, discord.HTTPException) as exc:
         # the user was answered; the board's buttons come back at the next repair
         log.warning("session %s: board not given back: %s", parsed.session_id, exc)

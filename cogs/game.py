@@ -263,7 +263,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         await interaction.response.defer(thinking=True)
         try:
-            if await host.board.board_missing(row.id) and await host.board.repair_board(row.id):
+            if await host.repairs.board_missing(row.id) and await host.repairs.repair_board(row.id):
                 # the live board's post failed or was never recorded: it is posted again, with
                 # its buttons, rather than a copy (repair_board waits for a publish under way
                 # and posts nothing when that publish recorded its board meanwhile)

@@ -1,5 +1,7 @@
 """The one object the cogs get (``interaction.client.host``): the session layer, the live-board
-protocol (:mod:`cogs.board`), the hands by DM (:mod:`cogs.hands`), and the fired timers' posts.
+protocol (:mod:`cogs.board`), a click's first answer on the board (:mod:`cogs.firstanswer`), the
+board repairs (:mod:`cogs.repairs`), the hands by DM (:mod:`cogs.hands`), and the fired timers'
+posts.
 bot.py builds the parts and hands them over."""
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ import discord
 
 from cogs.adapters import Channels, clip, message_kwargs
 from cogs.board import Board, BoardNotPosted
+from cogs.firstanswer import FirstAnswer
 from cogs.hands import Hands
 from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
+from cogs.repairs import BoardRepairs
 from session import history, present
 from session.facts import SessionRow
 from session.rooms import Rooms
@@ -24,7 +28,8 @@ class Host:
     """What the cogs share: one per bot."""
 
     def __init__(self, sessions: Sessions, rooms: Rooms, pace: GlobalPace, channels: Channels,
-                 board: Board, hands: Hands, metrics: Metrics) -> None:
+                 board: Board, first_answer: FirstAnswer, repairs: BoardRepairs, hands: Hands,
+                 metrics: Metrics) -> None:
         self.sessions = sessions
         #: the operator's counters and latencies (cogs/metrics.py)
         self.metrics = metrics
@@ -33,6 +38,10 @@ class Host:
         #: every call of this process that counts toward Discord's global limit waits here
         self.pace = pace
         self.board = board
+        #: a click's first answer on the public board: buttons taken off, given back
+        self.first_answer = first_answer
+        #: boards posted again after a refusal or a stop, bare boards shown again
+        self.repairs = repairs
         self.hands = hands
         #: a channel by id (from the cache, else one paced call)
         self.channel = channels.get

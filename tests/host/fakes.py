@@ -15,10 +15,13 @@ import discord
 
 from cogs.adapters import Channels
 from cogs.board import Board
+from cogs.firstanswer import FirstAnswer
 from cogs.hands import Hands
 from cogs.host import Host
+from cogs.liveboards import LiveBoards
 from cogs.metrics import Metrics
 from cogs.pace import GlobalPace
+from cogs.repairs import BoardRepairs
 from cogs.replies import Replies
 from session.posts import Posts
 from session.rooms import compose
@@ -210,10 +213,13 @@ def host_for(client: FakeClient, sessions: Sessions) -> Host:
     channels = Channels(client, pace)
     posts = Posts(sessions.store, sessions.clock)
     hands = Hands(client, sessions, posts, pace, channels)
-    board = Board(sessions, posts, pace, channels, Replies(pace), hands,
-                  owns=lambda guild_id: True)
+    live_boards = LiveBoards()
+    replies = Replies(pace)
+    board = Board(sessions, posts, pace, channels, replies, hands, live_boards)
+    first_answer = FirstAnswer(sessions, posts, channels, replies, live_boards, board)
+    repairs = BoardRepairs(sessions, posts, hands, live_boards, board, owns=lambda guild_id: True)
     return Host(sessions, compose(sessions, owns=lambda guild_id: True), pace, channels, board,
-                hands, Metrics())
+                first_answer, repairs, hands, Metrics())
 
 
 class FakeClient:

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 import cogs.board as board_module
+import cogs.firstanswer as firstanswer
 import engines
 from cogs.adapters import message_kwargs, on_command_error
 from cogs.components import route
@@ -63,7 +64,7 @@ async def assert_one_live_board(client: FakeClient) -> None:
     row = await client.host.sessions.in_channel(CH)
     [board] = live(client)
     assert board.id == row.turn_message_id and board.sent.image() is not None
-    assert not await client.host.board.board_missing(row.id)
+    assert not await client.host.repairs.board_missing(row.id)
 
 
 async def test_a_board_refused_once_with_503_is_posted_on_the_retry(client):
@@ -86,7 +87,7 @@ async def test_a_board_discord_keeps_refusing_is_told_and_reposted_at_the_next_c
     assert answered.ephemeral_texts()[-1] == t("en", "error.board_failed")
     row = await client.host.sessions.in_channel(CH)
     assert row.version == 2  # the move is recorded
-    assert await client.host.board.board_missing(row.id)
+    assert await client.host.repairs.board_missing(row.id)
     assert live(client) == [old]  # the old board is still the one with buttons
     # the next click on it (a "My move" here) brings the board back, and the old one retires
     my_move = next(c for c in old.sent.custom_ids if ids.parse(c).kind == "pick")
@@ -123,7 +124,7 @@ async def test_a_board_posted_but_never_recorded_is_reconciled_at_start_up(clien
     assert len(live(client)) == 2
 
     client.host = host_for(client, sessions)  # the restarted bot
-    assert await client.host.board.reconcile() == 1
+    assert await client.host.repairs.reconcile() == 1
     await assert_one_live_board(client)
     assert not recorded.sent.view and not orphan.sent.view
     # the next move of the same turn is edited into the live board, not an older one
@@ -217,17 +218,17 @@ async def test_a_board_left_bare_by_a_stop_after_the_first_answer_gets_its_butto
     board = client.channel(CH).last
     [mover] = engines.get("kingdomino").to_act(await sessions.state(row))
     act = next(c for c in board.sent.custom_ids if ids.parse(c).kind == "act")
-    assert client.host.board.acts_alone(row.id, row.version, row.seats[mover].user_id)
-    assert await client.host.board.mark_bare(row.id, board.id, row.version)
+    assert client.host.first_answer.acts_alone(row.id, row.version, row.seats[mover].user_id)
+    assert await client.host.first_answer.mark_bare(row.id, board.id, row.version)
     await board.edit(view=None)  # the answer's update ... and the bot dies here
     assert live(client) == []
 
     client.host = host_for(client, sessions)  # the restarted bot
-    assert await client.host.board.reconcile() == 1
+    assert await client.host.repairs.reconcile() == 1
     await assert_one_live_board(client)
     assert client.channel(CH).last is board and act in board.sent.custom_ids
     assert await client.host.board.posts.bare_boards() == []
-    assert await client.host.board.reconcile() == 0  # a board with buttons is left alone
+    assert await client.host.repairs.reconcile() == 0  # a board with buttons is left alone
     # the game goes on from it
     clicked = await click(client, row.seats[mover].user_id, CH, board.sent, act, message=board)
     assert not [r for r in clicked.replies if r.ephemeral]
@@ -250,12 +251,12 @@ async def test_a_restart_reads_no_board_of_a_game_nothing_marked_bare(client, se
 
     monkeypatch.setattr(client.channel(CH), "fetch_message", no_reads)
     client.host = host_for(client, sessions)  # the restarted bot
-    assert await client.host.board.reconcile() == 0
+    assert await client.host.repairs.reconcile() == 0
     assert board.edits == edits and client.channel(CH).last is board
 
     await client.host.board.posts.mark_bare(row.id, board.id, row.version)  # left by a stop
     client.host = host_for(client, sessions)
-    assert await client.host.board.reconcile() == 1
+    assert await client.host.repairs.reconcile() == 1
     assert board.edits == edits + 1 and client.channel(CH).last is board
     assert await client.host.board.posts.bare_boards() == []
 
@@ -269,7 +270,7 @@ async def test_a_board_marked_bare_that_is_no_longer_live_costs_no_call(client, 
     await sessions.set_turn_message(row.id, old.id + 10_000)  # as if a newer board is up
     edits = old.edits
     client.host = host_for(client, sessions)
-    assert await client.host.board.reconcile() == 0
+    assert await client.host.repairs.reconcile() == 0
     assert old.edits == edits and await client.host.board.posts.bare_boards() == []
 
 
@@ -293,7 +294,7 @@ async def test_a_store_too_slow_to_mark_the_board_gets_a_plain_defer_at_once(cli
         await asyncio.sleep(0.005)
     answered_in = time.monotonic() - started
     assert clicked.response.type == discord.InteractionResponseType.deferred_message_update
-    assert answered_in < board_module.BARE_MARK_BUDGET + 0.2
+    assert answered_in < firstanswer.BARE_MARK_BUDGET + 0.2
     assert board.sent.view and board.sent.view.children  # the buttons stayed
     blocker.execute("ROLLBACK")
     blocker.close()
@@ -331,4 +332,4 @@ async def test_a_move_before_start_up_reconciliation_retires_the_unrecorded_boar
     assert not orphan.sent.view
     assert [m for m in live(client) if m is not vote] == [client.channel(CH).last]
     assert vote.sent.view and vote.sent.view.children
-    assert await client.host.board.reconcile() == 0  # nothing was left for it
+    assert await client.host.repairs.reconcile() == 0  # nothing was left for it

@@ -93,7 +93,7 @@ async def test_quiet_hours_hold_a_new_dm_on_every_path_and_the_ping_delivers_it(
                                "toy", 2, None)
     await GameCog.join.callback(cog, FakeInteraction(client, client.user(2, "Bo"), CH))
     row = await sessions.in_channel(CH)
-    await client.host.board.repair_board(row.id)  # nothing missing: nothing posted
+    await client.host.repairs.repair_board(row.id)  # nothing missing: nothing posted
     await client.host.hands.send_in_order(row, [0, 1])  # as a repair or a give-back sends
     assert client.users[2].dms == [] and client.users[1].dms  # Ala is not in quiet hours
     assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)

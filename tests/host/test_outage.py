@@ -91,7 +91,7 @@ async def test_a_store_failure_left_to_the_error_handler_is_told_as_such(server,
     asked = FakeInteraction(client, client.user(1, "Ala"), CH)
     with caplog.at_level(logging.INFO):
         try:
-            await client.host.board.board_missing(5)  # a read no wrapper guards
+            await client.host.repairs.board_missing(5)  # a read no wrapper guards
         except errors.StoreError as exc:
             await on_command_error(asked, exc)  # type: ignore[arg-type]
         else:
@@ -150,7 +150,7 @@ async def test_start_up_recovery_during_an_outage_is_done_once_the_database_is_b
     restarted = Sessions(sessions.db, clock=sessions.clock)
     client.host = host_for(client, restarted)
     recovery = asyncio.ensure_future(client.host.rooms.timers.recover())
-    reconcile = asyncio.ensure_future(errors.until_stored(client.host.board.reconcile, "reconcile"))
+    reconcile = asyncio.ensure_future(errors.until_stored(client.host.repairs.reconcile, "reconcile"))
     counting = asyncio.ensure_future(bot.catch_up_standings(restarted))
     await asyncio.sleep(1.0)
     assert not (recovery.done() or reconcile.done() or counting.done())  # nothing dropped
@@ -159,6 +159,6 @@ async def test_start_up_recovery_during_an_outage_is_done_once_the_database_is_b
         asyncio.gather(recovery, reconcile, counting), 30)
     assert [(e.kind, e.session.id) for e in events] == [("computer", waiting.id)]
     assert (await restarted.session(waiting.id)).version > waiting.version
-    assert repaired == 1 and await client.host.board.board_missing(running.id) is False
+    assert repaired == 1 and await client.host.repairs.board_missing(running.id) is False
     assert counted == 1
     assert (await restarted.standings.stats(1, 1))["global:toy"]["games"] == 1
