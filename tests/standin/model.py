@@ -11,13 +11,14 @@ is the world with all of them attached.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import fnmatch
 import itertools
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -172,6 +173,10 @@ class Message:
     def images(self) -> list[bytes]:
         return [a.data for a in self.attachments if a.content_type == "image/png"]
 
+    def has_image(self) -> bool:
+        """Whether it carries an image (without copying them, as :meth:`images` does)."""
+        return any(a.content_type == "image/png" for a in self.attachments)
+
     def type(self, discord: World) -> int:
         """0 for a plain message, 20 for the answer to a slash command."""
         inter = discord.interactions.get(self.interaction_id or 0)
@@ -257,10 +262,12 @@ class World:
     """What the stand-in's Discord holds: the bot's application and user, guilds, channels,
     users, messages, interactions and synced commands, with the settings tests may change, and
     the record of every call and violation. :meth:`notify` wakes :meth:`wait_for` after each
-    change."""
+    change: every waiter that named no channel, and the waiters of the channels that changed."""
 
     #: users given Manage Channels in every channel
     managers: set[int] = set()
+    #: a waiter re-checks this often even if nothing woke it (a change no notify named)
+    recheck_every = 0.5
 
     def __init__(self, *, channels: int, heartbeat_interval: float, ack_deadline: float,
                  token_lifetime: float, check_spec: bool) -> None:
@@ -291,14 +298,22 @@ class World:
         for n in range(channels):
             self.add_channel(f"table-{n + 1}")
         self.messages: dict[int, Message] = {}
-        #: channel id -> its messages, oldest first (a channel's read need not scan them all)
+        #: channel id -> its messages in id order, oldest first (a channel's read need not scan
+        #: them all, nor sort them)
         self._in_channel: dict[int, list[Message]] = defaultdict(list)
+        #: user id -> their DM channel with the bot
+        self._dm_of: dict[int, int] = {}
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.calls: list[Call] = []
         self.violations: list[str] = []
-        self._changed = asyncio.Condition()
+        #: the waiters of :meth:`wait_for`: those of every change, and those of a channel's
+        #: (each one's event, set to wake it)
+        self._everything: set[asyncio.Event] = set()
+        self._of_channel: dict[int, set[asyncio.Event]] = defaultdict(set)
+        #: channels changed since the last :meth:`notify`
+        self._touched: set[int] = set()
         self.port = 0
         self.guild_locale = "en-US"
 
@@ -333,12 +348,12 @@ class World:
 
     def dm_channel(self, user_id: int) -> int:
         """The DM channel between the bot and a user (opened on first use)."""
-        channel = next((c for c in self.channels.values() if c.type == 1 and c.recipient == user_id),
-                       None)
-        if channel is None:
-            channel = Channel(self.snowflake(), 1, recipient=user_id)
-            self.channels[channel.id] = channel
-        return channel.id
+        channel_id = self._dm_of.get(user_id)
+        if channel_id is None:
+            channel_id = self.snowflake()
+            self.channels[channel_id] = Channel(channel_id, 1, recipient=user_id)
+            self._dm_of[user_id] = channel_id
+        return channel_id
 
     def user_payload(self, user_id: int) -> dict[str, Any]:
         return self.users.get(user_id) or {"id": str(user_id), "username": f"user{user_id}",
@@ -365,7 +380,12 @@ class World:
         if message.ephemeral and interaction is not None:
             message.visible_to = interaction.user_id
         self.messages[message.id] = message
-        self._in_channel[channel_id].append(message)
+        in_channel = self._in_channel[channel_id]
+        if in_channel and in_channel[-1].id > message.id:  # the clock went back: keep id order
+            bisect.insort(in_channel, message, key=lambda m: m.id)
+        else:
+            in_channel.append(message)
+        self.touch(channel_id)
         return message
 
     def new_interaction(self, user_id: int, channel_id: int, kind: int, data: dict[str, Any],
@@ -379,16 +399,38 @@ class World:
         return inter
 
     # --- waiting ---------------------------------------------------------------------------
-    async def notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+    def touch(self, channel_id: int) -> None:
+        """Note that something in ``channel_id`` changed (its messages, or an interaction made
+        there): the next :meth:`notify` wakes that channel's waiters."""
+        self._touched.add(channel_id)
+
+    async def notify(self, *channels: int) -> None:
+        """Wake the waiters of every change, and those of ``channels`` and of the channels
+        touched since the last notify (async: callers await it, as they did a condition)."""
+        for event in self._everything:
+            event.set()
+        self._touched.update(channels)
+        for channel_id in self._touched:
+            for event in self._of_channel.get(channel_id, ()):
+                event.set()
+        self._touched.clear()
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 30.0,
-                       what: str = "condition") -> Any:
-        """Wait until ``predicate()`` is truthy (checked after every change); returns it."""
+                       what: str = "condition", *, channels: Iterable[int] = ()) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every change, or with
+        ``channels`` only after a change in one of them: a predicate that reads nothing else
+        need not run for every request at 200 games); returns it. It is also checked every
+        half second whatever changed."""
         deadline = time.monotonic() + timeout
-        async with self._changed:
+        event = asyncio.Event()
+        keys = set(channels)
+        for key in keys:
+            self._of_channel[key].add(event)
+        if not keys:
+            self._everything.add(event)
+        try:
             while True:
+                event.clear()  # before the check: a change after it sets the event again
                 value = predicate()
                 if value:
                     return value
@@ -398,8 +440,15 @@ class World:
                 # asyncio.timeout, not wait_for: wait_for made a task for every waiter at
                 # every change (a fifth of the bench's CPU with 400 players waiting)
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(min(left, 0.5)):
-                        await self._changed.wait()
+                    async with asyncio.timeout(min(left, self.recheck_every)):
+                        await event.wait()
+        finally:
+            self._everything.discard(event)
+            for key in keys:
+                waiters = self._of_channel[key]
+                waiters.discard(event)
+                if not waiters:
+                    del self._of_channel[key]
 
     # --- reading what happened -----------------------------------------------------------
     def interaction_by_token(self, token: str) -> Interaction | None:
@@ -407,15 +456,26 @@ class World:
         return self._by_token.get(token)
 
     def channel_messages(self, channel_id: int, *, public_only: bool = True) -> list[Message]:
-        out = [m for m in self._in_channel.get(channel_id, ()) if not m.deleted]
+        """A channel's messages not deleted (by default only those everyone sees), oldest
+        first."""
         if public_only:
-            out = [m for m in out if m.public]
-        return sorted(out, key=lambda m: m.id)
+            return [m for m in self._in_channel.get(channel_id, ()) if m.public]
+        return [m for m in self._in_channel.get(channel_id, ()) if not m.deleted]
+
+    def newest_message(self, channel_id: int, where: Callable[[Message], bool]) -> Message | None:
+        """The newest public message of a channel that ``where`` accepts (read from the end:
+        a wait's predicate calls this after every change in the channel)."""
+        for message in reversed(self._in_channel.get(channel_id, ())):
+            if message.public and where(message):
+                return message
+        return None
 
     def dms(self, user_id: int) -> list[Message]:
-        ids = {c.id for c in self.channels.values() if c.type == 1 and c.recipient == user_id}
-        return sorted((m for m in self.messages.values() if m.channel_id in ids and m.via == "dm"),
-                      key=lambda m: m.id)
+        """The DMs the bot sent a user, oldest first."""
+        channel_id = self._dm_of.get(user_id)
+        if channel_id is None:
+            return []
+        return [m for m in self._in_channel.get(channel_id, ()) if m.via == "dm"]
 
     def calls_to(self, pattern: str) -> list[Call]:
         return [c for c in self.calls if fnmatch.fnmatchcase(c.key, pattern)]

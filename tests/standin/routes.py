@@ -171,6 +171,7 @@ class Routes:
         try:
             faulty = await self.inject_faults(call, name, params, body, files)
             if faulty is not None:
+                await world.notify(*self.channels_of(params))  # a 500 may follow the write
                 return faulty
             if world.check_spec:
                 check_spec(call.key, body)
@@ -183,8 +184,21 @@ class Routes:
         call.answered_at = time.monotonic()
         if world.on_answered is not None:
             world.on_answered(call)
-        await world.notify()
+        await world.notify(*self.channels_of(params))
         return discord_response(status, payload, bucket=template)
+
+    def channels_of(self, params: dict[str, str]) -> tuple[int, ...]:
+        """The channel a request may change, for the waiters of that channel: the one in its
+        path, or the one of the interaction it answers (its callback, follow-ups and edits
+        all land there). The handlers also touch what they change; this covers the rest."""
+        if "channel_id" in params:
+            return (int(params["channel_id"]),)
+        inter = None
+        if "interaction_id" in params:
+            inter = self.world.interactions.get(int(params["interaction_id"]))
+        elif "token" in params:
+            inter = self.world.interaction_by_token(params["token"])
+        return (inter.channel_id,) if inter is not None else ()
 
     async def inject_faults(self, call: Call, name: str, params: dict[str, str], body: Any,
                             files: list[Attachment]) -> web.Response | None:
@@ -223,6 +237,7 @@ class Routes:
         message.flags &= ~LOADING
         if "content" in body or "attachments" in body or files:
             message.snapshot()
+        self.world.touch(message.channel_id)
 
     def channel(self, channel_id: int) -> Channel:
         channel = self.world.channels.get(channel_id)
@@ -357,9 +372,8 @@ class Routes:
         newest ones before it; at most ``limit`` (1-100, default 50)."""
         channel = self.channel(int(params["channel_id"]))
         limit, after, before = list_query(call.query)
-        found = [m for m in self.world.messages.values() if m.channel_id == channel.id
-                 and not m.deleted and not m.ephemeral and m.id > after
-                 and (not before or m.id < before)]
+        found = [m for m in self.world.channel_messages(channel.id, public_only=False)
+                 if not m.ephemeral and m.id > after and (not before or m.id < before)]
         found.sort(key=lambda m: m.id, reverse=not after)
         return 200, sorted((m.payload(self.world) for m in found[:limit]),
                            key=lambda p: -int(p["id"]))
@@ -376,8 +390,12 @@ class Routes:
         return 200, message.payload(self.world)
 
     async def delete_message(self, call, params, body, files):
-        self.message(int(params["channel_id"]), int(params["message_id"])).deleted = True
+        self.delete(self.message(int(params["channel_id"]), int(params["message_id"])))
         return 204, None
+
+    def delete(self, message: Message) -> None:
+        message.deleted = True
+        self.world.touch(message.channel_id)
 
     # --- users and DMs -----------------------------------------------------------------
     async def get_user(self, call, params, body, files):
@@ -424,6 +442,7 @@ class Routes:
         inter.acked_at, inter.response_type = now, kind
         inter.original_id = message.id if message else None
         inter.answers.append((now, f"callback {kind}", inter.original_id))
+        self.world.touch(inter.channel_id)
         response: dict[str, Any] = {"interaction": {
             "id": str(inter.id), "type": inter.type, "activity_instance_id": None,
             "response_message_id": str(message.id) if message else None,
@@ -480,6 +499,7 @@ class Routes:
                                         interaction=inter)
         inter.followups.append(message.id)
         inter.answers.append((now, "followup", message.id))
+        world.touch(inter.channel_id)
         return 200, message.payload(world)
 
     def replace_thinking(self, inter: Interaction, body: dict[str, Any],
@@ -506,9 +526,10 @@ class Routes:
         if params["message_id"] == "@original" and inter.response_type == DEFERRED_MESSAGE:
             inter.first_followup_done = True
         inter.answers.append((time.monotonic(), "edit", message.id))
+        self.world.touch(inter.channel_id)
         return 200, message.payload(self.world)
 
     async def delete_webhook_message(self, call, params, body, files):
         inter = self.interaction(params["token"])
-        self.webhook_message(inter, params["message_id"]).deleted = True
+        self.delete(self.webhook_message(inter, params["message_id"]))
         return 204, None

@@ -117,7 +117,8 @@ class Player:
                            **options: Any) -> list[dict[str, Any]]:
         data = self.command_data(qualified, {**options, focused: typed}, focused=focused)
         inter = await self.discord.send_interaction(self.id, channel_id, AUTOCOMPLETE_REQUEST, data)
-        await self.discord.wait_for(lambda: inter.acked_at, 10, f"autocomplete of /{qualified}")
+        await self.discord.wait_for(lambda: inter.acked_at, 10, f"autocomplete of /{qualified}",
+                                    channels=(channel_id,))
         return inter.choices or []
 
     # --- components ----------------------------------------------------------------------
@@ -192,7 +193,8 @@ def versions(message: Message, *, first: bool = True) -> list[int]:
 
 async def answer(discord: Discord, inter: Interaction, timeout: float = 30.0) -> Interaction:
     """Wait for the first answer; an ephemeral error raises :class:`Refused`."""
-    await discord.wait_for(lambda: inter.acked_at, timeout, f"an answer to interaction {inter.id}")
+    await discord.wait_for(lambda: inter.acked_at, timeout, f"an answer to interaction {inter.id}",
+                           channels=(inter.channel_id,))
     return inter
 
 
@@ -259,12 +261,12 @@ class Table:
 
     def turn_message(self) -> Message | None:
         """The newest board message (it carries an image)."""
-        return next((m for m in reversed(self.public()) if m.images()), None)
+        return self.discord.newest_message(self.channel_id, Message.has_image)
 
     def lobby_message(self) -> Message | None:
-        return next((m for m in reversed(self.public())
-                     if any(getattr(ids.parse(c), "kind", None) == "lobby" for c in m.custom_ids())),
-                    None)
+        return self.discord.newest_message(
+            self.channel_id,
+            lambda m: any(getattr(ids.parse(c), "kind", None) == "lobby" for c in m.custom_ids()))
 
     def movers(self) -> list[Player]:
         """Who must move, as the newest turn message says (it mentions them)."""
@@ -311,7 +313,7 @@ class Table:
                 # a slow picker step: answered at once, shown when ready (the "thinking"
                 # message replaced, or the picker edited), or refused
                 await self.discord.wait_for(functools.partial(step_shown, inter), timeout,
-                                            "the picker step")
+                                            "the picker step", channels=(inter.channel_id,))
                 if error_text(self.discord, inter):
                     raise Refused(error_text(self.discord, inter))
             if not plays(parsed, value):
@@ -342,7 +344,10 @@ class Table:
             if newest is before and newest is not None and newest.history[-1].t > inter.sent_at:
                 return "ok"  # the board was edited in place (the same player moves again)
             return None
-        outcome = await self.discord.wait_for(done, timeout, f"the move of {move.player.name}")
+        # woken only by changes in the table's channel or the click's (a DM in a game with
+        # hidden hands), the only ones ``done`` reads
+        outcome = await self.discord.wait_for(done, timeout, f"the move of {move.player.name}",
+                                              channels={self.channel_id, inter.channel_id})
         if outcome == "error":
             raise Refused(error_text(self.discord, inter))
         move.acknowledged = True
