@@ -397,9 +397,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Board gam
             return
         quiet_text = (f"{saved['quiet_start']}-{saved['quiet_end']}"
                       if saved["quiet_start"] is not None else t(lang, "ui.off"))
-        await interaction.response.send_message(t(
-            lang, "ui.settings", tz=saved["tz"], quiet=quiet_text,
-            pings=t(lang, "ui.on" if saved["pings"] else "ui.off")), ephemeral=True)
+        said = t(lang, "ui.settings", tz=saved["tz"], quiet=quiet_text,
+                 pings=t(lang, "ui.on" if saved["pings"] else "ui.off"))
+        if not saved["pings"]:  # what "off" means, since a hand's DM still arrives once
+            said += "\n" + t(lang, "ui.settings_reminders_off")
+        await interaction.response.send_message(said, ephemeral=True)
 
     @settings_group.command(name="server", description="This server's defaults (server managers)")
     @app_commands.describe(pace="Default pace of new games, e.g. none or daily:1",

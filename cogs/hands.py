@@ -52,7 +52,8 @@ class Hands:
     async def told_by_dm(self, row: SessionRow, user_id: int | None) -> bool:
         """Whether this player is told of their turn by a new hand DM (then never also by the
         board's mention): a game with hands, and DMs that arrive; a player with closed or
-        failing DMs is told by the channel's mention."""
+        failing DMs is told by the channel's mention. (A player with reminders off is told
+        by neither: the callers check that first.)"""
         return user_id is not None and facts.hidden_information(row.game_id) \
             and self._dm_down.get(user_id, 0.0) <= time.monotonic() \
             and await self.sessions.may_dm(user_id)
@@ -73,9 +74,10 @@ class Hands:
 
         ``started``: the seats whose turn to act just started: each gets a new DM (their one
         notification for the turn) unless in quiet hours (then the ping timer sends it when
-        they end); others' cards are edited in place (no notification). ``None`` (a repair):
-        a new DM for a player who must act and has not had one for this turn. ``since``: the
-        new DM says what the others did since the player's last move.
+        they end) or with reminders off (their card is edited; only a player with no card
+        yet gets one DM); others' cards are edited in place (no notification). ``None`` (a
+        repair): a new DM for a player who must act and has not had one for this turn.
+        ``since``: the new DM says what the others did since the player's last move.
 
         A refused DM (50007) is remembered in the database; a DM Discord failed (5xx) pauses
         that user's DMs for a while in this process. Either way the player is told once per
@@ -125,14 +127,18 @@ class Hands:
             notify = False  # (the game moved on since: the player has acted already)
         elif (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock()):
             notify = False
+        # reminders off: quiet hours that never end, with no ping timer to catch up later
+        first_only = notify is not False and not await self.posts.takes_pings(user_id)
         news = ""
-        if since and notify is not False:
+        if since and notify is not False and not first_only:
             news = present.since_line(row, await history.news_since_move(self.sessions, row, seat), lang)
         spec = await present.hand_message(row, state, seat, lang, since=news)
-        await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify)
+        await self._living_hand(row.id, user_id, spec, lang, acting=acting, notify=notify,
+                                first_only=first_only)
 
     async def _living_hand(self, session_id: int, user_id: int, spec: MessageSpec, lang: str,
-                           *, acting: bool, notify: bool | None) -> None:
+                           *, acting: bool, notify: bool | None, first_only: bool = False
+                           ) -> None:
         """One living private message per player and game, edited in place when the view
         changes (an edit does not notify). A new DM (a notification) only when ``notify``
         (``None``: when the player must act and has not had one for this turn; ``False``
@@ -140,10 +146,15 @@ class Hands:
         and loses its buttons, so a player's DMs never pile up live-looking old hands. With
         no card and nothing to tell, nothing is sent (the first DM comes with the player's
         turn; the "My hand" button serves meanwhile); a card that is gone (deleted, DMs
-        reset) is forgotten, and the next notification brings a new one."""
+        reset) is forgotten, and the next notification brings a new one. ``first_only``
+        (reminders off): a new DM only when the player has no card, else an edit."""
         stored = await self.posts.hand_message(session_id, user_id)
         if notify is None:
             notify = acting and (stored is None or not stored.acting)
+        if first_only and stored is not None:
+            # an edit keeps the card current without buzzing the phone; with no card yet
+            # the one DM still goes, else the player would have no hand by DM all game
+            notify = False
         if stored is not None and not notify:
             try:
                 async with self.pace:

@@ -109,6 +109,31 @@ async def test_quiet_hours_hold_the_dm_and_deliver_one_digest(discord, clocked_b
     assert_no_violations(discord)
 
 
+async def test_with_reminders_off_the_hand_is_one_dm_kept_up_to_date(discord, bot):
+    """Gheos for two, Ala with reminders off: her first hand comes by DM, and every later
+    turn of hers edits that one card (no new DM, no mention), while Bo is still told of
+    each turn by a new DM."""
+    channel = discord.text_channels[0]
+    ala, bo = Player(discord, "Ala"), Player(discord, "Bo")
+    await answer(discord, await ala.command(channel, "game settings me", pings=False))
+    table = Table(discord, channel, [ala, bo], random.Random(6))
+    start = len(discord.calls)
+    await open_game(table, "gheos")
+    await play_to_end(table, "gheos")
+    await discord.wait_for(lambda: live_buttons(discord, channel, [ala.id, bo.id]) == [], 20,
+                           "every card and board without live buttons")
+    told = notifications(discord, discord.calls[start:])
+    turns = turns_started(read_session(bot.db_path, channel))
+    assert turns[ala.id] > 1  # (else nothing shows the edits replacing new DMs)
+    assert [n.via for n in told if n.user_id == ala.id] == ["dm"]  # the first hand only
+    [card] = discord.dms(ala.id)
+    assert len(card.history) > turns[ala.id]  # the one card followed the game by edits
+    assert card.content == t("en", "ui.hand_over", game=t("en", "game.gheos"), channel=channel)
+    bo_told = [n.via for n in told if n.user_id == bo.id]
+    assert set(bo_told) == {"dm"} and 1 < len(bo_told) <= turns[bo.id]
+    assert_no_violations(discord)
+
+
 async def test_two_friends_start_with_new_and_one_join(discord, bot):
     """/game new without ``players`` and one Join start a game for two (no Start); the lobby
     says how many it waits for; texts name commands as clickable mentions; right after the

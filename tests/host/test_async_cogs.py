@@ -131,7 +131,12 @@ async def test_settings_mine_stats_leaderboard_and_log(client):
     me = inter(client, 1)
     await GameCog.settings_me.callback(cog, me, "Europe/Warsaw", "22-7", False)
     assert me.replies[-1].content == t("en", "ui.settings", tz="Europe/Warsaw", quiet="22-7",
-                                       pings=t("en", "ui.off"))
+                                       pings=t("en", "ui.off")) \
+        + "\n" + t("en", "ui.settings_reminders_off")  # what "off" means
+    on = inter(client, 1)
+    await GameCog.settings_me.callback(cog, on, None, None, True)
+    assert on.replies[-1].content == t("en", "ui.settings", tz="Europe/Warsaw", quiet="22-7",
+                                       pings=t("en", "ui.on"))
     bad = inter(client, 1)
     await GameCog.settings_me.callback(cog, bad, "Nowhere/Atlantis", None, None)
     assert bad.ephemeral_texts() == [t("en", "error.bad_timezone", tz="Nowhere/Atlantis")]

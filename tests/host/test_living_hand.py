@@ -106,3 +106,66 @@ async def test_quiet_hours_hold_a_new_dm_on_every_path_and_the_ping_delivers_it(
     assert held.content.splitlines()[0] == t("en", "ui.hand_your_move", game=t("en", "game.toy"),
                                              channel=CH)
     assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)
+
+
+async def _toy_for_two(client):
+    """Ala (1) and Bo (2) start the toy game (every round both pick: both turns start)."""
+    from cogs.game import GameCog
+    from tests.host.fakes import FakeInteraction
+
+    cog = GameCog(client)  # type: ignore[arg-type]
+    await GameCog.new.callback(cog, FakeInteraction(client, client.user(1, "Ala"), CH),
+                               "toy", 2, None)
+    await GameCog.join.callback(cog, FakeInteraction(client, client.user(2, "Bo"), CH))
+    return await client.host.sessions.in_channel(CH)
+
+
+async def _play_round(client, row) -> None:
+    """Both pick, each move published as a click publishes it: the next round starts, and
+    with it Bo's turn (Ala, the last to pick, stays to act: no new turn of hers starts)."""
+    for user_id in (2, 1):
+        await client.host.publish(await client.host.sessions.act(row.id, user_id, "pick 1"))
+
+
+@pytest.mark.parametrize("pings", [True, False])
+async def test_with_reminders_off_a_turn_start_edits_the_card_instead_of_a_new_dm(
+        sessions, pings):
+    """Bo's turn starts in round 1, 2 and 3. Reminders on: a new DM each time (his one
+    notification per turn). Reminders off: the first hand still comes by DM (he would have
+    none by DM otherwise), and every later turn start edits that card, with its current
+    view, instead of buzzing his phone; no board mentions him either."""
+    client = FakeClient(sessions)
+    await client.host.rooms.profile.settings(2, pings=pings)
+    row = await _toy_for_two(client)
+    bo = client.users[2]
+    [first] = bo.dms  # the first hand arrives either way
+    await _play_round(client, row)
+    await _play_round(client, row)
+    [card] = [m for m in client.channel(-2).messages if m.sent is first]
+    your_move = t("en", "ui.hand_your_move", game=t("en", "game.toy"), channel=CH)
+    if pings:
+        assert len(bo.dms) == 3  # unchanged: one new DM per turn start
+        assert first.content == t("en", "ui.hand_moved_on")
+    else:
+        assert bo.dms == [first] and card.edits >= 2  # round 2 and 3 by edits
+        assert first.content is not None and first.content.splitlines()[0] == your_move
+        assert first.view is not None and first.view.children  # still a live card
+    assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)
+
+
+async def test_with_reminders_off_the_quiet_hours_ping_neither_dms_nor_mentions(
+        sessions, clock):
+    """Bo has reminders off and quiet hours (11-13, the clock at 12:00): his turn's ping
+    timer fires when the hours end and tells him nothing, by DM or in the channel; his first
+    hand comes with his next turn start outside quiet hours."""
+    client = FakeClient(sessions)
+    await client.host.rooms.profile.settings(2, tz="UTC", quiet="11-13", pings=False)
+    row = await _toy_for_two(client)
+    assert client.users[2].dms == []  # quiet hours hold even the first hand
+    clock.advance(hours=1, minutes=1)  # 13:01
+    for event in await client.host.rooms.timers.fire_due():
+        await client.host.publish_timer(event)
+    assert client.users[2].dms == []
+    assert all(2 not in m.sent.pinged() for m in client.channel(CH).messages)
+    await _play_round(client, row)
+    assert len(client.users[2].dms) == 1
