@@ -124,3 +124,24 @@ async def test_a_locked_section_needs_no_second_connection(postgres_url):
             async with db.transaction() as tx:
                 await tx.execute("DELETE FROM dm_refusals")
         assert await db.fetchall("SELECT * FROM dm_refusals") == []
+
+
+@pytest.mark.postgres
+async def test_moves_leave_half_the_pool_to_short_calls(postgres_url):
+    """A lock holds its connection for a whole move; short calls (a click's first answer)
+    must not wait behind moves: locks take at most half the pool."""
+    async with Database(postgres_url, pool_size=2) as db:
+        release = asyncio.Event()
+
+        async def move(key: int) -> None:
+            async with db.session_lock(key):
+                await release.wait()
+
+        moves = [asyncio.ensure_future(move(key)) for key in (1, 2)]
+        await asyncio.sleep(0.2)  # the first holds its lock, the second waits for a slot
+        try:
+            async with asyncio.timeout(2):
+                assert tuple(await db.fetchone("SELECT 1")) == (1,)
+        finally:
+            release.set()
+            await asyncio.gather(*moves)
