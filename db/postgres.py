@@ -2,7 +2,8 @@
 
 A session lock is an advisory lock taken on a pool connection, which then serves every call
 the holding task makes until the lock is let go: a move costs one pool acquisition, and its
-statements do not queue for connections behind other games' moves. Connections go back to
+statements do not queue for connections behind other games' moves. Moves hold half the pool
+at most; the other half serves the short calls made outside a lock. Connections go back to
 the pool as they are (no reset query per release): the bot sets no session state, and a lock
 that could not be let go ends its connection instead.
 
