@@ -17,7 +17,7 @@ import contextvars
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -183,15 +183,20 @@ class PostgresDatabase(Database):
         except _pg_errors() as exc:
             raise _pg_failure(exc) from exc
 
+    @staticmethod
+    def _own_connection() -> Any:
+        """The connection this task holds a session lock on, or None."""
+        held = _held.get()
+        return held[1] if held is not None and held[0] is asyncio.current_task() else None
+
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
         """The connection this task holds a session lock on, when it is free to use (not
         inside a transaction: reads outside one see committed data only); else one from
         the pool."""
-        held = _held.get()
-        if held is not None and held[0] is asyncio.current_task() \
-                and not held[1].is_in_transaction():
-            yield held[1]
+        own = self._own_connection()
+        if own is not None and not own.is_in_transaction():
+            yield own
             return
         assert self.pool is not None, "Database.open() first"
         async with self.pool.acquire() as conn:
@@ -239,17 +244,9 @@ class PostgresDatabase(Database):
                 await conn.execute(";\n".join([*statements[1:], "COMMIT"]))
         except BaseException:
             if not conn.is_closed() and conn.is_in_transaction():
-                await PostgresDatabase._roll_back(conn)
+                await PostgresDatabase._run_or_end(conn, "ROLLBACK")
             raise
         return count
-
-    @staticmethod
-    async def _roll_back(conn: Any) -> None:
-        try:
-            await conn.execute("ROLLBACK")
-        except BaseException:  # the link failed too: ending it ends the transaction
-            conn.terminate()
-            raise
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         self.statements += 1
@@ -283,31 +280,36 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _locked(self, key: int) -> AsyncIterator[Any]:
-        async with self._held_slots, self._acquired() as conn:
-            await self._advisory(conn, "SELECT pg_advisory_lock($1)", key)
+        """The lock on a connection of its own, or on the one this task already holds a lock
+        on (a lock taken inside another needs no second slot, which could wait forever)."""
+        own = self._own_connection()
+        async with nullcontext(own) if own is not None else self._slot() as conn:
+            await self._run_or_end(conn, "SELECT pg_advisory_lock($1)", key)
             try:
                 yield conn
             finally:
-                await self._advisory(conn, "SELECT pg_advisory_unlock($1)", key)
+                await self._run_or_end(conn, "SELECT pg_advisory_unlock($1)", key)
 
     @asynccontextmanager
-    async def _acquired(self) -> AsyncIterator[Any]:
-        try:
-            conn = await self.pool.acquire()
-        except _pg_errors() as exc:
-            raise _pg_failure(exc) from exc
-        try:
-            yield conn
-        finally:
-            await self.pool.release(conn)
+    async def _slot(self) -> AsyncIterator[Any]:
+        """One of the connections moves may hold (see ``_held_slots``)."""
+        async with self._held_slots:
+            try:
+                conn = await self.pool.acquire()
+            except _pg_errors() as exc:
+                raise _pg_failure(exc) from exc
+            try:
+                yield conn
+            finally:
+                await self.pool.release(conn)
 
     @staticmethod
-    async def _advisory(conn: Any, sql: str, key: int) -> None:
-        """Take or let go an advisory lock. On any failure (refused, lost, cancelled mid-call)
-        the connection is ended: the server lets go whatever it held, and the pool never
-        hands out a connection still holding a lock."""
+    async def _run_or_end(conn: Any, sql: str, *args: Any) -> None:
+        """Run a statement whose failure (refused, lost, cancelled mid-call) may leave the
+        connection holding a lock or a transaction: the connection is then ended, so the
+        server lets go of what it held and the pool never hands it out again."""
         try:
-            await conn.execute(sql, key)
+            await conn.execute(sql, *args)
         except BaseException as exc:
             conn.terminate()
             if isinstance(exc, _pg_errors()):

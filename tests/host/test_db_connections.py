@@ -145,3 +145,17 @@ async def test_moves_leave_half_the_pool_to_short_calls(postgres_url):
         finally:
             release.set()
             await asyncio.gather(*moves)
+
+
+@pytest.mark.postgres
+async def test_a_lock_taken_inside_another_needs_no_second_slot(postgres_url):
+    """A pool of two leaves one connection to moves: a second game's lock taken while the
+    first is held goes on the same connection, and holds against another process."""
+    async with Database(postgres_url, pool_size=2) as db, \
+            Database(postgres_url, lock_wait=0.3) as other, asyncio.timeout(10):
+        async with db.session_lock(1), db.session_lock(2):
+            with pytest.raises(StoreBusy):
+                async with other.session_lock(2):
+                    pass
+        async with other.session_lock(1), other.session_lock(2):  # both let go
+            pass
