@@ -15,6 +15,7 @@ from session import nudges
 from session.clocks import Quiet
 from session.nudges import ServerDefaults
 from session.service import Sessions
+from tests.host.fakes import FakeClient
 
 BACKENDS = "both"  # SQLite and PostgreSQL (tests/host/conftest.py)
 CH = 70
@@ -83,3 +84,40 @@ async def test_one_read_gives_the_quiet_hours_and_the_defaults_with_or_without_r
     # a seat with nobody, a game with no server: still one row of defaults
     nobody = await nudges.turn_settings(sessions.store, None, None)
     assert (nobody.quiet, nobody.defaults) == (Quiet(), ServerDefaults())
+
+
+async def test_a_new_board_reads_each_starting_players_settings_once(sessions, clock):
+    """Ala takes pings, Bo turned them off, Cy is in quiet hours: one read each decides."""
+    client = FakeClient(sessions)
+    await sessions.new(guild_id=GUILD, channel_id=CH, game_id="kingdomino", user_id=1,
+                       name="Ala", players=3, pace=None)
+    await sessions.join(CH, 2, "Bo")
+    row = (await sessions.join(CH, 3, "Cy")).session
+    await sessions.store.save_settings(2, "UTC", None, None, False)
+    await sessions.store.save_settings(3, "UTC", 11, 14, True)
+    seats = [s.seat for s in row.seats]
+    before = sessions.db.statements
+    pings = await client.host.hands.board_pings(row, seats)
+    assert sessions.db.statements - before == len(seats)  # kingdomino: no DM reads
+    assert [u.id for u in pings.users] == [1]
+    clock.advance(hours=2)  # 14:00: Cy's quiet hours are over
+    pings = await client.host.hands.board_pings(row, seats)
+    assert [u.id for u in pings.users] == [1, 3]
+
+
+async def test_a_hand_reads_its_players_settings_once(sessions, monkeypatch):
+    """A hand DM decides quiet hours and reminders-off from one read of the settings."""
+    client = FakeClient(sessions)
+    await sessions.new(guild_id=GUILD, channel_id=CH, game_id="toy", user_id=1, name="Ala",
+                       players=2)
+    row = (await sessions.join(CH, 2, "Bo")).session
+    reads: list[int] = []
+    read = sessions.store.settings
+
+    async def counted(user_id: int):
+        reads.append(user_id)
+        return await read(user_id)
+
+    monkeypatch.setattr(sessions.store, "settings", counted)
+    await client.host.hands.send_hands(row, [0, 1], client.channel(CH), [0, 1])
+    assert sorted(reads) == [1, 2]
