@@ -123,12 +123,15 @@ class Hands:
         """One seat's card, in the player's language; a notification due in their quiet
         hours is held (the ping timer sends it when they end)."""
         lang = await self.posts.user_lang(user_id) or row.lang
+        first_only = False
         if not acting:
             notify = False  # (the game moved on since: the player has acted already)
-        elif (await self.sessions.quiet(user_id)).is_quiet(self.sessions.clock()):
-            notify = False
-        # reminders off: quiet hours that never end, with no ping timer to catch up later
-        first_only = notify is not False and not await self.posts.takes_pings(user_id)
+        else:
+            reach = await self.posts.reach(user_id)  # quiet hours and pings: one read
+            if reach.quiet.is_quiet(self.sessions.clock()):
+                notify = False
+            # reminders off: quiet hours that never end, with no ping timer to catch up later
+            first_only = notify is not False and not reach.pings
         news = ""
         if since and notify is not False and not first_only:
             news = present.since_line(row, await history.news_since_move(self.sessions, row, seat), lang)
@@ -216,10 +219,10 @@ class Hands:
             user_id = row.seats[seat].user_id
             if user_id is None:
                 continue
-            if not await self.posts.takes_pings(user_id) \
-                    or await self.told_by_dm(row, user_id):
+            reach = await self.posts.reach(user_id)  # pings and quiet hours: one read
+            if not reach.pings or await self.told_by_dm(row, user_id):
                 continue
-            if not (await self.sessions.quiet(user_id)).is_quiet(now):
+            if not reach.quiet.is_quiet(now):
                 users.append(discord.Object(user_id))
         return discord.AllowedMentions(everyone=False, roles=False, users=users)
 

@@ -457,6 +457,19 @@ class Store:
             (user_id,),
         )
 
+    async def turn_settings(self, user_id: int | None, guild_id: int | None) -> Any:
+        """A user's settings and their server's defaults in one read (a turn start needs
+        both: one round trip, not two). Always one row: a side with no row of its own has
+        all its columns NULL (a user's ``tz`` is NULL only then)."""
+        return await self.db.lookup(
+            "SELECT u.tz, u.quiet_start, u.quiet_end, u.pings,"
+            " g.pace, g.remind_hours, g.absent_hours, g.lang"
+            " FROM (SELECT 1 AS one) k"
+            " LEFT JOIN user_settings u ON u.user_id = ?"
+            " LEFT JOIN guild_settings g ON g.guild_id = ?",
+            (user_id, guild_id),
+        )
+
     async def save_settings(self, user_id: int, tz: str, quiet_start: int | None,
                             quiet_end: int | None, pings: bool) -> None:
         await self.run([(

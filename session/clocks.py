@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from session.errors import SessionError
@@ -125,6 +126,13 @@ class Quiet:
     tz: str = "UTC"
     start: int | None = None
     end: int | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> Quiet:
+        """From a user's settings row (none, or a joined side with no row: never quiet)."""
+        if row is None or row["tz"] is None:
+            return cls()
+        return cls(row["tz"], row["quiet_start"], row["quiet_end"])
 
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.tz)

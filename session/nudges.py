@@ -49,6 +49,21 @@ async def server_defaults(store: Store, guild_id: int | None) -> ServerDefaults:
     return ServerDefaults.from_row(await store.guild_settings(guild_id))
 
 
+@dataclass(frozen=True)
+class TurnSettings:
+    """What a turn start needs to know: its player's quiet hours and the server's defaults."""
+
+    quiet: Quiet
+    defaults: ServerDefaults
+
+
+async def turn_settings(store: Store, user_id: int | None,
+                        guild_id: int | None) -> TurnSettings:
+    """Both in one read (each round trip of a move counts: on PostgreSQL ~0.1 ms of CPU)."""
+    row = await store.turn_settings(user_id, guild_id)
+    return TurnSettings(Quiet.from_row(row), ServerDefaults.from_row(row))
+
+
 async def save_server_defaults(store: Store, guild_id: int, *, pace: str | None = None,
                                remind_hours: float | None = None,
                                absent_hours: float | None = None,
@@ -91,15 +106,16 @@ def untimed_times(start: datetime, quiet: Quiet, defaults: ServerDefaults
     return out
 
 
-async def turn_start_statements(store: Store, quiet: Quiet, row: SessionRow, seat: SeatRow,
-                                now: datetime, *, timed: bool) -> list[Statement]:
+def turn_start_statements(settings: TurnSettings, row: SessionRow, seat: SeatRow,
+                          now: datetime, *, timed: bool) -> list[Statement]:
     """The timers of a human seat whose turn starts now (see the module's docstring), for
-    a player with these ``quiet`` hours."""
+    a player with these quiet hours, on a server with these defaults."""
+    quiet = settings.quiet
     times: list[tuple[str, datetime]] = []
     if quiet.is_quiet(now):
         times.append(("ping", quiet.quiet_ends_after(now)))
     if not timed:
-        times += untimed_times(now, quiet, await server_defaults(store, row.guild_id))
+        times += untimed_times(now, quiet, settings.defaults)
     return [timers.seat_timer(row.id, seat.seat, kind, when.isoformat()) for kind, when in times]
 
 

@@ -5,11 +5,13 @@ take pings. The cogs reach these through :class:`Posts`, never through the store
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
 from db.store import SessionRow, Store
 from session import logs
+from session.clocks import Quiet
 from session.errors import SessionError, tells_store_failures
 
 
@@ -20,6 +22,15 @@ class HandMessage(NamedTuple):
     message_id: int
     #: sent while the player had to act (a new turn to act gets a new DM, a notification)
     acting: bool
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How a user may be told of their turn, from one read of their settings: whether a
+    board may ping them (they did not turn pings off) and their quiet hours."""
+
+    pings: bool
+    quiet: Quiet
 
 
 class Posts:
@@ -68,10 +79,11 @@ class Posts:
         """(session id, message id) of every board marked bare and not shown again since."""
         return await self.store.bare_boards()
 
-    async def takes_pings(self, user_id: int) -> bool:
-        """Whether a board may ping the user (they did not turn pings off)."""
+    async def reach(self, user_id: int) -> Reach:
+        """Whether a board may ping the user, and their quiet hours (none set: pings on,
+        never quiet): one read, where a new board or hand needs both."""
         settings = await self.store.settings(user_id)
-        return settings is None or bool(settings["pings"])
+        return Reach(settings is None or bool(settings["pings"]), Quiet.from_row(settings))
 
     # --- hand messages --------------------------------------------------------------------
     async def hand_message(self, session_id: int, user_id: int) -> HandMessage | None:

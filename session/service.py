@@ -25,7 +25,7 @@ from db.database import Database, StaleVersion
 from db.store import ChannelBusy, SessionRow, Store
 from engines.base import BOT_LEVELS, MAX_ACTION_CODE, BadOptions, Game, GameError, State
 from session import computer, logs
-from session.clocks import Pace, Quiet, parse_pace
+from session.clocks import Pace, parse_pace
 from session.errors import SessionError, outcome_of, tells_store_failures
 from session.standings import Standings
 from session.turns import TurnClocks
@@ -472,11 +472,6 @@ class Sessions:
             before, after = game.view(old, s), game.view(new, s)
             if before.get("private") != after.get("private") and s not in outcome.private_seats:
                 outcome.private_seats.append(s)
-
-    @tells_store_failures
-    async def quiet(self, user_id: int | None) -> Quiet:
-        """A user's quiet hours (none set: never quiet)."""
-        return await self.turns.quiet(user_id)
 
     @staticmethod
     def _human_seats(row: SessionRow, game: Game) -> list[int]:

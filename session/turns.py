@@ -11,7 +11,7 @@ from typing import Any
 from db import seats as seat_sql
 from db import timers as timer_sql
 from db import votes as vote_sql
-from db.store import SessionRow, Statement, Store
+from db.store import SeatRow, SessionRow, Statement, Store
 from session import nudges
 from session.clocks import Pace, Quiet, deadline, reminder_times, spent, turn_starts
 from session.values import timeout_topic
@@ -42,21 +42,35 @@ class TurnClocks:
             return [timer_sql.drop_pending(row.id)]
         out.append(timer_sql.idle_warning(row.id, (now + self.idle_after).isoformat()))
         for seat in row.seats:
-            running = seat.running_since is not None
-            if seat.running_since is not None and seat.seat not in after:
+            if seat.seat in after:
+                out += await self.to_act(row, seat, pace, before, now, fresh_turn=fresh_turn)
+            elif seat.running_since is not None:
                 left = spent(seat.bank or 0.0, datetime.fromisoformat(seat.running_since), now)
                 # time overrun is forgiven once the turn is over: the next turn starts afresh;
                 # a bank above the pace's most (a row from before the clock was clamped) is cut
                 out += self.stop_clock(row.id, seat.seat, pace.capped(max(0.0, left)))
-            elif not running and seat.seat in after and pace.timed and not seat.is_bot:
-                bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
-                out += await self.start_clock(row.id, seat, bank or 0.0, now)
-            elif not pace.timed and seat.seat in before and seat.seat not in after:
+            elif not pace.timed and seat.seat in before:
                 out += nudges.turn_end_statements(row.id, seat.seat)
-            if not seat.is_bot and seat.seat in after and seat.seat not in before:
-                # the turn ping held back by quiet hours; untimed reminders and absence
-                out += await nudges.turn_start_statements(
-                    self.store, await self.quiet(seat.user_id), row, seat, now, timed=pace.timed)
+        return out
+
+    async def to_act(self, row: SessionRow, seat: SeatRow, pace: Pace, before: set[int],
+                     now: datetime, *, fresh_turn: bool) -> list[Statement]:
+        """A seat among those to act: a human's clock starts (a timed game, not running yet),
+        and a human whose turn just started gets its timers; the player's quiet hours and
+        the server's defaults come from one read for both (each round trip counts)."""
+        clock_starts = pace.timed and seat.running_since is None and not seat.is_bot
+        starts_turn = seat.seat not in before and not seat.is_bot
+        if not (clock_starts or starts_turn):
+            return []
+        settings = await nudges.turn_settings(self.store, seat.user_id, row.guild_id)
+        out: list[Statement] = []
+        if clock_starts:
+            bank = turn_starts(pace, seat.bank) if fresh_turn else seat.bank
+            out += await self.start_clock(row.id, seat, bank or 0.0, now,
+                                          quiet=settings.quiet)
+        if starts_turn:
+            # the turn ping held back by quiet hours; untimed reminders and absence
+            out += nudges.turn_start_statements(settings, row, seat, now, timed=pace.timed)
         return out
 
     @staticmethod
@@ -65,12 +79,14 @@ class TurnClocks:
                 timer_sql.drop_seat_pending(session_id, seat),
                 vote_sql.clear(session_id, timeout_topic(seat))]
 
-    async def start_clock(self, session_id: int, seat: Any, bank: float,
-                          since: datetime) -> list[Statement]:
+    async def start_clock(self, session_id: int, seat: Any, bank: float, since: datetime,
+                          *, quiet: Quiet | None = None) -> list[Statement]:
         """Run a seat's clock from ``since`` with ``bank`` seconds, and schedule its timers
-        (those still ahead: a clock restored by an undo may have started long ago)."""
+        (those still ahead: a clock restored by an undo may have started long ago).
+        ``quiet``: the player's quiet hours when the caller has read them already."""
         end = deadline(bank, since)
-        quiet = await self.quiet(seat.user_id)
+        if quiet is None:
+            quiet = await self.quiet(seat.user_id)
         out = [seat_sql.start_clock(session_id, seat.seat, bank, since.isoformat())]
         now = self.clock()
         for kind, when in [*reminder_times(since, end, quiet), ("timeout", end)]:
@@ -91,7 +107,5 @@ class TurnClocks:
 
     async def quiet(self, user_id: int | None) -> Quiet:
         """A user's quiet hours (none set: never quiet)."""
-        row = await self.store.settings(user_id) if user_id is not None else None
-        if row is None:
-            return Quiet()
-        return Quiet(row["tz"], row["quiet_start"], row["quiet_end"])
+        return Quiet.from_row(await self.store.settings(user_id) if user_id is not None
+                              else None)
