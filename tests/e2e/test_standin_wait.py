@@ -45,6 +45,20 @@ async def waiting(server: Discord, predicate: Watched, **kwargs: Any) -> asyncio
     return task
 
 
+async def woken_by_its_channel_only(http, server: Discord, watched: Watched, channels: Any,
+                                    method: str, status: int, elsewhere: tuple[str, Any],
+                                    own: tuple[str, Any]) -> None:
+    """A waiter of ``channels``: the request ``elsewhere`` (path, body) does not even re-check
+    it, the request ``own`` wakes it; both answered ``status``."""
+    keyed = await waiting(server, watched, channels=channels)
+    assert await call(http, server, method, *elsewhere) == status
+    await settle()
+    assert watched.checks == 1
+    assert await call(http, server, method, *own) == status
+    await settle()
+    assert keyed.done()
+
+
 async def test_a_keyed_waiter_wakes_for_its_channel_only_and_an_unkeyed_one_for_all(api):
     server, http = api
     server.recheck_every = 60.0
@@ -80,25 +94,15 @@ async def test_edits_and_deletes_wake_the_channels_waiters(api):
                           {"content": "board"}) == 200
     [board] = server.channel_messages(mine)
     [elsewhere] = server.channel_messages(other)
-    edited = Watched(lambda: board.content == "edited")
-    keyed = await waiting(server, edited, channels=(mine,))
-    assert await call(http, server, "PATCH", f"/channels/{other}/messages/{elsewhere.id}",
-                      {"content": "edited"}) == 200
-    await settle()
-    assert edited.checks == 1
-    assert await call(http, server, "PATCH", f"/channels/{mine}/messages/{board.id}",
-                      {"content": "edited"}) == 200
-    await settle()
-    assert keyed.done()
-
-    gone = Watched(lambda: not server.channel_messages(mine))
-    keyed = await waiting(server, gone, channels=(mine,))
-    assert await call(http, server, "DELETE", f"/channels/{other}/messages/{elsewhere.id}") == 204
-    await settle()
-    assert gone.checks == 1
-    assert await call(http, server, "DELETE", f"/channels/{mine}/messages/{board.id}") == 204
-    await settle()
-    assert keyed.done()
+    edit = {"content": "edited"}
+    await woken_by_its_channel_only(
+        http, server, Watched(lambda: board.content == "edited"), (mine,), "PATCH", 200,
+        (f"/channels/{other}/messages/{elsewhere.id}", edit),
+        (f"/channels/{mine}/messages/{board.id}", edit))
+    await woken_by_its_channel_only(
+        http, server, Watched(lambda: not server.channel_messages(mine)), (mine,), "DELETE", 204,
+        (f"/channels/{other}/messages/{elsewhere.id}", None),
+        (f"/channels/{mine}/messages/{board.id}", None))
 
 
 async def test_interaction_answers_wake_the_waiters_of_the_interactions_channel(api):
@@ -116,41 +120,20 @@ async def test_interaction_answers_wake_the_waiters_of_the_interactions_channel(
     elsewhere = await server.send_interaction(user, other, APP_COMMAND, {"name": "game"})
 
     # a waiter of the table and of the click's DM, as Table.wait_acknowledged waits
-    answered = Watched(lambda: click.acked_at)
-    keyed = await waiting(server, answered, channels={table, dm})
-    assert await call(http, server, "POST",
-                      f"/interactions/{elsewhere.id}/{elsewhere.token}/callback",
-                      {"type": 5, "data": {"flags": 64}}) == 200
-    await settle()
-    assert answered.checks == 1
-    assert await call(http, server, "POST", f"/interactions/{click.id}/{click.token}/callback",
-                      {"type": 6}) == 200
-    await settle()
-    assert keyed.done()
-
-    followed = Watched(lambda: click.followups)
-    keyed = await waiting(server, followed, channels=(dm,))
-    assert await call(http, server, "POST", f"/webhooks/{server.app_id}/{elsewhere.token}",
-                      {"content": "not yours"}) == 200
-    await settle()
-    assert followed.checks == 1
-    assert await call(http, server, "POST", f"/webhooks/{server.app_id}/{click.token}",
-                      {"content": "refused", "flags": 64}) == 200
-    await settle()
-    assert keyed.done()
-
-    edited = Watched(lambda: hand.content == "moved on")
-    keyed = await waiting(server, edited, channels=(dm,))
-    assert await call(http, server, "PATCH",
-                      f"/webhooks/{server.app_id}/{elsewhere.token}/messages/@original",
-                      {"content": "moved on"}) == 200
-    await settle()
-    assert edited.checks == 1
-    assert await call(http, server, "PATCH",
-                      f"/webhooks/{server.app_id}/{click.token}/messages/@original",
-                      {"content": "moved on"}) == 200
-    await settle()
-    assert keyed.done()
+    await woken_by_its_channel_only(
+        http, server, Watched(lambda: click.acked_at), {table, dm}, "POST", 200,
+        (f"/interactions/{elsewhere.id}/{elsewhere.token}/callback",
+         {"type": 5, "data": {"flags": 64}}),
+        (f"/interactions/{click.id}/{click.token}/callback", {"type": 6}))
+    await woken_by_its_channel_only(
+        http, server, Watched(lambda: click.followups), (dm,), "POST", 200,
+        (f"/webhooks/{server.app_id}/{elsewhere.token}", {"content": "not yours"}),
+        (f"/webhooks/{server.app_id}/{click.token}", {"content": "refused", "flags": 64}))
+    original = "/messages/@original"
+    await woken_by_its_channel_only(
+        http, server, Watched(lambda: hand.content == "moved on"), (dm,), "PATCH", 200,
+        (f"/webhooks/{server.app_id}/{elsewhere.token}{original}", {"content": "moved on"}),
+        (f"/webhooks/{server.app_id}/{click.token}{original}", {"content": "moved on"}))
 
     [followup] = click.followups
     deleted = Watched(lambda: server.messages[followup].deleted)
